@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
+const wranglerBin = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js");
+
+export interface WorkerProcessOptions {
+  port: number;
+  /** Directory of the on-disk state (Durable Objects, queues); survives restarts. */
+  persistTo: string;
+  /** Worker vars for this run, on top of wrangler.toml and .dev.vars. */
+  vars?: Record<string, string>;
+  /** Where wrangler's own output goes; defaults to this process's. */
+  stdio?: "inherit" | "ignore";
+}
+
+export interface WorkerProcess {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function waitUntilHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`wrangler dev did not answer ${url}/healthz within ${timeoutMs} ms`);
+}
+
+/** Runs `wrangler dev` (local mode, on-disk persistence) and resolves once /healthz answers. */
+export async function startWorkerProcess(options: WorkerProcessOptions): Promise<WorkerProcess> {
+  const args = [
+    wranglerBin,
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(options.port),
+    "--persist-to",
+    options.persistTo,
+    "--show-interactive-dev-session=false",
+    "--inspector-port",
+    "0",
+  ];
+  for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
+  // A process group of its own, so stopping it also stops the workerd children.
+  const child = spawn(process.execPath, args, {
+    cwd: projectRoot,
+    detached: true,
+    stdio: options.stdio ?? "inherit",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
+  });
+  const url = `http://127.0.0.1:${options.port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.pid === undefined) return;
+    const exited = once(child, "exit");
+    process.kill(-child.pid, "SIGTERM");
+    const timer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    await waitUntilHealthy(url, child, 90_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}

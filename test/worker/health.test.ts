@@ -1,0 +1,27 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import packageJson from "../../package.json";
+
+describe("GET /healthz", () => {
+  it.each(["/healthz", "/v1/healthz"])("answers 200 with the version at %s", async (path) => {
+    const response = await exports.default.fetch(`http://service${path}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok", version: packageJson.version });
+  });
+});
+
+describe("unknown paths and methods", () => {
+  it("answers 404 problem for an unknown path", async () => {
+    const response = await exports.default.fetch("http://service/nope");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect(await response.json()).toMatchObject({ status: 404, title: "Resource not found" });
+  });
+
+  it("answers 405 with Allow for a known path and a wrong method", async () => {
+    const response = await exports.default.fetch("http://service/v1/healthz", { method: "DELETE" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+    expect(await response.json()).toMatchObject({ status: 405, type: "urn:tower-edge:problem:method-not-allowed" });
+  });
+});
