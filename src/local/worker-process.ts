@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -10,8 +14,10 @@ export interface WorkerProcessOptions {
   port: number;
   /** Directory of the on-disk state (Durable Objects, queues); survives restarts. */
   persistTo: string;
-  /** Worker vars for this run, on top of wrangler.toml and .dev.vars. */
+  /** Worker vars and secrets for this run, on top of wrangler.toml. */
   vars?: Record<string, string>;
+  /** Let the project's .dev.vars override `vars` (the developer's own settings; off in tests). */
+  useDevVars?: boolean;
   /** Where wrangler's own output goes; defaults to this process's. */
   stdio?: "inherit" | "ignore";
 }
@@ -51,7 +57,14 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
     "--inspector-port",
     "0",
   ];
-  for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
+  // Vars go through an env file rather than --var, so wrangler shows them as hidden: they include tokens.
+  const varsDirectory = await mkdtemp(join(tmpdir(), "tower-edge-vars-"));
+  const varsFile = join(varsDirectory, "vars.env");
+  const lines = Object.entries(options.vars ?? {}).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
+  await writeFile(varsFile, `${lines.join("\n")}\n`, { mode: 0o600 });
+  args.push("--env-file", varsFile);
+  const devVars = join(projectRoot, ".dev.vars");
+  if (options.useDevVars && existsSync(devVars)) args.push("--env-file", devVars);
   // A process group of its own, so stopping it also stops the workerd children.
   const child = spawn(process.execPath, args, {
     cwd: projectRoot,
@@ -61,12 +74,14 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
   });
   const url = `http://127.0.0.1:${options.port}`;
   const stop = async () => {
-    if (child.exitCode !== null || child.pid === undefined) return;
-    const exited = once(child, "exit");
-    process.kill(-child.pid, "SIGTERM");
-    const timer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 5_000);
-    await exited;
-    clearTimeout(timer);
+    if (child.exitCode === null && child.pid !== undefined) {
+      const exited = once(child, "exit");
+      process.kill(-child.pid, "SIGTERM");
+      const timer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await rm(varsDirectory, { recursive: true, force: true });
   };
   try {
     await waitUntilHealthy(url, child, 90_000);

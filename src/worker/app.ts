@@ -6,6 +6,10 @@ import type { AppEnv } from "./app-env";
 import { readConfig } from "./config";
 import { ApiError, problemResponse } from "./errors";
 import { healthRoutes } from "./routes/health";
+import { metricRoutes } from "./routes/metrics";
+import { monitoringDataRoutes } from "./routes/monitoring-data";
+import { observerRoutes } from "./routes/observers";
+import { resourceRoutes } from "./routes/resources";
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
@@ -19,7 +23,13 @@ function toApiError(error: unknown): ApiError {
 
 /** The routes of the API, mounted both under /v1 and at the root. */
 function createApi(): Hono<AppEnv> {
-  return new Hono<AppEnv>().route("/healthz", healthRoutes);
+  return new Hono<AppEnv>()
+    .route("/healthz", healthRoutes)
+    .route("/metrics", metricRoutes)
+    .route("/metrics/:id/observers", observerRoutes)
+    .route("/resources", resourceRoutes)
+    .route("/monitoringdata", monitoringDataRoutes)
+    .route("/results", monitoringDataRoutes);
 }
 
 /** Builds the Worker's HTTP app: one error path, body limits, and every route under / and /v1. */

@@ -26,6 +26,7 @@ export const configSchema = z.object({
   MAX_OBSERVERS_PER_METRIC: positiveInt(100),
   MAX_METRIC_NAME_LENGTH: positiveInt(256),
   DELIVERY_TIMEOUT_MS: positiveInt(10_000),
+  DELIVERY_MAX_ATTEMPTS: positiveInt(8),
   RETRY_BASE_DELAY_SECONDS: z.coerce.number().nonnegative().catch(2),
   RETRY_MAX_DELAY_SECONDS: z.coerce.number().nonnegative().catch(3_600),
   RELAY_URL: z.string().optional().default(""),

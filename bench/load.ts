@@ -1,0 +1,64 @@
+import { Agent, request } from "node:http";
+
+export interface LoadResult {
+  requests: number;
+  seconds: number;
+  perSecond: number;
+  /** Responses with another status than expected. */
+  errors: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  method: "GET" | "POST";
+  /** Bodies to send, cycled through; none for GET. */
+  bodies?: readonly string[];
+  expectedStatus: number;
+  concurrency: number;
+  seconds: number;
+}
+
+/** A closed-loop load: `concurrency` clients on kept-alive connections, each sending as soon as the last answer came. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
+  const target = new URL(options.url);
+  const bodies = options.bodies ?? [];
+  let sent = 0;
+  let completed = 0;
+  let errors = 0;
+  const started = performance.now();
+  const deadline = started + options.seconds * 1000;
+
+  const once = (body: string | undefined) =>
+    new Promise<number>((resolve, reject) => {
+      const outgoing = request(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: options.method,
+          headers: body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
+        (response) => {
+          response.resume();
+          response.on("end", () => resolve(response.statusCode ?? 0));
+        },
+      );
+      outgoing.on("error", reject);
+      outgoing.end(body);
+    });
+
+  const client = async () => {
+    while (performance.now() < deadline) {
+      const body = bodies.length > 0 ? bodies[sent++ % bodies.length] : undefined;
+      const status = await once(body).catch(() => 0);
+      completed += 1;
+      if (status !== options.expectedStatus) errors += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, client));
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return { requests: completed, seconds, perSecond: completed / seconds, errors };
+}

@@ -1,0 +1,43 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../app-env";
+import { ApiError } from "../errors";
+import { registerMetrics } from "../metric-registry";
+import { encodeIntakeMessages, sendMessages } from "../queue/messages";
+import { parseMonitoringData } from "../schemas/monitoring-data";
+import { jsonBody } from "../validation";
+
+async function unavailable<T>(what: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    console.error(`intake: ${what} failed`, error instanceof Error ? error.message : String(error));
+    throw new ApiError(503, "unavailable", `The ${what} could not be reached; resend the request.`);
+  }
+}
+
+/**
+ * POST /monitoringdata (and its alias /results): validates every datum, registers unknown metrics,
+ * and answers 204 only once every datum is on the intake queue.
+ */
+export const monitoringDataRoutes = new Hono<AppEnv>().post("/", jsonBody(z.unknown()), async (c) => {
+  const config = c.var.config;
+  const parsed = parseMonitoringData(c.req.valid("json"), {
+    maxData: config.MAX_DATA_PER_REQUEST,
+    maxMetricNameLength: config.MAX_METRIC_NAME_LENGTH,
+  });
+  if (!parsed.ok) {
+    if ("tooMany" in parsed) {
+      throw new ApiError(
+        413,
+        "payload-too-large",
+        `The request holds ${parsed.tooMany} data; at most ${config.MAX_DATA_PER_REQUEST} are accepted per request.`,
+      );
+    }
+    throw ApiError.validation(parsed.problems, "The monitoring data are not valid; nothing was accepted.");
+  }
+  const { data } = parsed;
+  await unavailable("metric store", registerMetrics(c.env, new Set(data.map((datum) => datum.metric))));
+  await unavailable("intake queue", sendMessages(c.env.INTAKE_QUEUE, encodeIntakeMessages(data)));
+  return c.body(null, 204);
+});

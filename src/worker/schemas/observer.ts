@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { observerFormats, observerProtocols } from "./observer-kinds";
+
+/** One of `values`, matched without regard to case and returned in its canonical spelling. */
+function caseInsensitiveEnum<const Value extends string>(values: readonly Value[], what: string) {
+  const canonical = new Map(values.map((value) => [value.toLowerCase(), value]));
+  const message = `The ${what} must be one of ${values.join(", ")} (in any case).`;
+  return z.string(message).transform((value, ctx): Value => {
+    const match = canonical.get(value.toLowerCase());
+    if (match === undefined) {
+      ctx.issues.push({ code: "custom", message, input: value });
+      return z.NEVER;
+    }
+    return match;
+  });
+}
+
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const ipv6Characters = /^[0-9a-f:.]+$/i;
+
+/**
+ * The host in the form the WHATWG URL parser gives it: lower case, IPv6 compressed and without
+ * brackets, IPv4 in dotted-quad form even when written as `127.1` or `0x7f.1`. One spelling per
+ * address keeps registration idempotent, and lets an address check see the real IP. Undefined
+ * when `input` is neither an IP literal nor a DNS host name.
+ */
+function canonicalHost(input: string): string | undefined {
+  const ipv6 = /^\[(.*)\]$/.exec(input)?.[1] ?? (input.includes(":") ? input : undefined);
+  if (ipv6 !== undefined ? !ipv6Characters.test(ipv6) : !z.regexes.hostname.test(input)) return undefined;
+  const url = parseUrl(`http://${ipv6 !== undefined ? `[${ipv6}]` : input}/`);
+  return url?.hostname.replace(/^\[(.*)\]$/, "$1");
+}
+
+const callbackUrlMessage = "The callbackUrl must be an absolute http or https URL.";
+
+const callbackUrlSchema = z.string("The callbackUrl must be a string.").transform((value, ctx) => {
+  const url = parseUrl(value);
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+    ctx.issues.push({ code: "custom", message: callbackUrlMessage, input: value });
+    return z.NEVER;
+  }
+  return url.href;
+});
+
+const observerHostMessage = "The observerHost must be an IP address or a DNS host name.";
+
+const observerHostSchema = z.string("The observerHost must be a string.").transform((value, ctx) => {
+  const host = canonicalHost(value);
+  if (host === undefined) {
+    ctx.issues.push({ code: "custom", message: observerHostMessage, input: value });
+    return z.NEVER;
+  }
+  return host;
+});
+
+/** HTTP observers are reached at a callbackUrl, TCP and UDP observers at observerHost:observerPort. */
+const addressFields = ["callbackUrl", "observerHost", "observerPort"] as const;
+
+/**
+ * Which address fields belong depends on the protocol, so they are checked only on an object whose
+ * protocol is valid (or defaulted); the other problems of the body are reported either way.
+ */
+function hasValidProtocol(payload: z.core.ParsePayload): boolean {
+  const isObject = typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value);
+  return isObject && !payload.issues.some((issue) => issue.path?.[0] === "protocol");
+}
+
+const portMessage = "The observerPort must be an integer from 1 to 65535.";
+
+/**
+ * Body of POST /metrics/:id/observers, parsed into the observer's target: canonical format and
+ * protocol, normalised address. Where an observer may send to (the address policy) is not decided
+ * here; it is checked on this parsed target.
+ */
+export const observerRegistrationSchema = z
+  .strictObject({
+    format: caseInsensitiveEnum(observerFormats, "format").default("RDF/JSON"),
+    protocol: caseInsensitiveEnum(observerProtocols, "protocol").default("HTTP"),
+    callbackUrl: callbackUrlSchema.optional(),
+    observerHost: observerHostSchema.optional(),
+    observerPort: z.int(portMessage).min(1, portMessage).max(65_535, portMessage).optional(),
+    secret: z
+      .string("The secret must be a string.")
+      .min(16, "The secret must be at least 16 characters long.")
+      .max(128, "The secret must be at most 128 characters long.")
+      .optional(),
+  })
+  .superRefine(
+    (body, ctx) => {
+      for (const field of addressFields) {
+        const present = body[field] !== undefined;
+        const belongs = (field === "callbackUrl") === (body.protocol === "HTTP");
+        if (belongs === present) continue;
+        const rule = belongs ? "is required" : "is not allowed";
+        const message = `The ${field} ${rule} when protocol is ${body.protocol}.`;
+        ctx.addIssue({ code: "custom", path: [field], message });
+      }
+    },
+    { when: hasValidProtocol },
+  );
+
+/** What an observer asks to be sent, and where: the parsed registration. */
+export type ObserverRegistration = z.output<typeof observerRegistrationSchema>;
+
+/** A registered observer as the delivery side needs it, secret included. */
+export type ObserverTarget = ObserverRegistration & { id: string };
+
+/** A registered observer as the API shows it: the secret never leaves the service. */
+export type PublicObserver = Omit<ObserverTarget, "secret">;
+
+/** How deliveries to an observer went; timestamps are ISO 8601, null until the first of their kind. */
+export interface DeliveryStatus {
+  delivered: number;
+  failed: number;
+  lost: number;
+  lastSuccessAt: string | null;
+  lastFailureAt: string | null;
+  lastError: string | null;
+}
+
+export type ObserverReport = PublicObserver & { status: DeliveryStatus };
+
+/**
+ * The address an observer is reached at, one string per destination: the callback URL for HTTP,
+ * `host:port` (IPv6 in brackets) otherwise. Registration is idempotent on format, protocol and this.
+ */
+export function observerAddress({ callbackUrl, observerHost, observerPort }: ObserverRegistration): string {
+  if (callbackUrl !== undefined) return callbackUrl;
+  return `${observerHost?.includes(":") ? `[${observerHost}]` : observerHost}:${observerPort}`;
+}

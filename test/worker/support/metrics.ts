@@ -1,0 +1,32 @@
+import { expect } from "vitest";
+import { request, sendJson } from "./resources";
+
+/** Declares a metric that must be new (201). */
+export async function declareMetric(name: string, prefix = ""): Promise<void> {
+  const response = await request("PUT", metricPath(name, prefix));
+  expect(response.status).toBe(201);
+}
+
+export function metricPath(metric: string, prefix = ""): string {
+  return `${prefix}/metrics/${encodeURIComponent(metric)}`;
+}
+
+export function observersPath(metric: string, prefix = ""): string {
+  return `${metricPath(metric, prefix)}/observers`;
+}
+
+/** Registers an observer that must be new (201); returns the response body. */
+export async function addObserver(metric: string, body: unknown, prefix = ""): Promise<Record<string, unknown>> {
+  const response = await sendJson("POST", observersPath(metric, prefix), body);
+  const created = await response.json<Record<string, unknown>>();
+  expect(response.status, JSON.stringify(created)).toBe(201);
+  return created;
+}
+
+export async function listObservers(metric: string, prefix = ""): Promise<unknown> {
+  const response = await request("GET", observersPath(metric, prefix));
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+export const uuid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
