@@ -5,6 +5,7 @@ import { allowedMethodsResolver } from "./allowed-methods";
 import type { AppEnv } from "./app-env";
 import { readConfig } from "./config";
 import { ApiError, problemResponse } from "./errors";
+import { authentication } from "./middleware/auth";
 import { healthRoutes } from "./routes/health";
 import { metricRoutes } from "./routes/metrics";
 import { monitoringDataRoutes } from "./routes/monitoring-data";
@@ -52,6 +53,8 @@ export function createApp(): Hono<AppEnv> {
     c.set("config", readConfig(c.env));
     await next();
   });
+  // Before the body limit: a client without a valid token learns nothing, not even the limits.
+  app.use(authentication);
   app.use(async (c, next) => {
     const maxSize = c.var.config.MAX_BODY_BYTES;
     return bodyLimit({

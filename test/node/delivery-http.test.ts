@@ -30,7 +30,7 @@ async function status(metric: string, observerId: string) {
 
 beforeAll(async () => {
   service = await startService();
-  for (const metric of ["cpu", "memory", "flaky", "dead", "signed", "gone"]) {
+  for (const metric of ["cpu", "memory", "flaky", "dead", "signed", "gone", "strict"]) {
     expect((await service.call("PUT", `/v1/metrics/${metric}`)).status).toBe(201);
   }
 });
@@ -150,6 +150,21 @@ describe("delivery to HTTP observers", () => {
     expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(60);
     const expected = createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("base64");
     expect(headers["webhook-signature"]).toBe(`v1,${expected}`);
+  });
+
+  it("queues nothing of a rejected request", async () => {
+    const strict = await receiver();
+    await observe("strict", { format: "GRAPHITE", callbackUrl: strict.url });
+    const rejected = await service.call("POST", "/monitoringdata", {
+      ...rdfJsonBody([{ id: "ok", metric: "strict", timestamp: 1000, value: 1, resourceId: "rejected" }]),
+      ...rdfJsonBody([{ id: "bad", metric: "strict", timestamp: 1000, value: "one", resourceId: "rejected" }]),
+    });
+    expect(rejected.status).toBe(400);
+    await post([{ id: "ok", metric: "strict", timestamp: 2000, value: 2, resourceId: "accepted" }]);
+
+    await eventually(() => strict.received.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(strict.received.map((request) => request.body)).toEqual(["accepted.strict 2 2\n"]);
   });
 
   it("removes an observer that answers 410 Gone", async () => {

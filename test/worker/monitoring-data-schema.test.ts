@@ -166,6 +166,21 @@ describe("parseMonitoringData: the body", () => {
     ]);
   });
 
+  it("bounds datum ids and resource ids, and refuses control characters in a resource id", () => {
+    const long = "x".repeat(1_025);
+    const resource = (value: string) => subject(literal("resourceId", { type: "literal", value, datatype: `${xsd}string` }));
+    expect(problemsOf({ [long]: subject(), d1: resource(long), d2: resource("vm\u0007") })).toEqual([
+      { path: `/${long}`, message: "a datum id must be at most 1024 characters" },
+      { path: at("resourceId", 0, "value"), message: "resourceId must be at most 1024 characters" },
+      {
+        path: jsonPointer(["d2", `${md}resourceId`, 0, "value"]),
+        message: "resourceId must not contain control characters",
+      },
+    ]);
+    const longest = "y".repeat(1_024);
+    expect(parseMonitoringData({ [longest]: resource(longest) }, limits)).toMatchObject({ ok: true });
+  });
+
   it("reports a recurring bad metric name at every datum that names it", () => {
     const bad = subject(literal("metric", { type: "literal", value: "a/b" }));
     expect(problemsOf({ d1: bad, d2: bad })).toEqual([
@@ -262,7 +277,10 @@ describe("parseMonitoringData: properties", () => {
     (lexical) => {
       const fields = { type: "literal", value: lexical, datatype: `${xsd}integer` };
       expect(problemsOf({ d1: subject(literal("timestamp", fields)) })).toEqual([
-        { path: at("timestamp", 0, "value"), message: "timestamp is too large to be milliseconds since the epoch" },
+        {
+          path: at("timestamp", 0, "value"),
+          message: "timestamp is beyond the safe integers (at most 2^53 - 1 milliseconds either side of the epoch)",
+        },
       ]);
     },
   );

@@ -88,7 +88,8 @@ describe("RDF/JSON", () => {
       datum({ id: "a", value: 4 }),
       datum({ id: "b", value: 5 }),
     ];
-    const subject = (id: string, value: string) => member(id, "FrontendCPUUtilization", "1409223851698", value, "frontend1");
+    const subject = (id: string, value: string) =>
+      member(id, "FrontendCPUUtilization", "1409223851698", value, "frontend1");
     expect(rdf.payloads(data)).toEqual([
       `{${subject("a", "1")},${subject("b", "2")}}`,
       `{${subject("a", "3")},${subject("b", "5")}}`,
@@ -105,7 +106,16 @@ describe("RDF/JSON", () => {
   });
 
   it("writes values that the intake reads back as the same doubles", () => {
-    const values = [0.1 + 0.2, 5e-324, -1.7976931348623157e308, 123456789012345680000, -0, Number.NaN, Infinity, -Infinity];
+    const values = [
+      0.1 + 0.2,
+      5e-324,
+      -1.7976931348623157e308,
+      123456789012345680000,
+      -0,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+    ];
     const data = values.map((value, index) => datum({ id: `v${index}`, value }));
     const [document] = rdf.payloads(data);
     expect(parseMonitoringData(JSON.parse(document!), { maxData: 100, maxMetricNameLength: 256 })).toEqual({

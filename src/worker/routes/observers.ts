@@ -3,6 +3,7 @@ import type { AppEnv } from "../app-env";
 import { metricStub } from "../durable-objects/metric";
 import { ApiError } from "../errors";
 import { observerRegistrationSchema } from "../schemas/observer";
+import { observerAddressProblem } from "../security/address-policy";
 import { jsonBody } from "../validation";
 import { metricNameParam, unknownMetric } from "./metric-path";
 
@@ -14,8 +15,11 @@ function unknownObserver(metric: string, observerId: string): ApiError {
 export const observerRoutes = new Hono<AppEnv>()
   .post("/", metricNameParam, jsonBody(observerRegistrationSchema), async (c) => {
     const { id } = c.req.valid("param");
+    const registration = c.req.valid("json");
+    const addressProblem = observerAddressProblem(registration, c.var.config.ALLOW_PRIVATE_OBSERVERS);
+    if (addressProblem) throw ApiError.validation([addressProblem], "The observer's address may not be used.");
     const maxObservers = c.var.config.MAX_OBSERVERS_PER_METRIC;
-    const result = await metricStub(c.env, id).registerObserver(c.req.valid("json"), maxObservers);
+    const result = await metricStub(c.env, id).registerObserver(registration, maxObservers);
     switch (result.outcome) {
       case "unknown-metric":
         throw unknownMetric(id);

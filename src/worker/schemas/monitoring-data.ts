@@ -20,6 +20,15 @@ import {
  * accepts is stated once, in `propertyRules`.
  */
 
+/**
+ * Longest datum id and resourceId, in UTF-16 code units. Bounding them keeps every datum small
+ * enough for a queue message (128 KB) whatever the request holds.
+ */
+export const maxIdentifierLength = 1_024;
+
+/** C0 and C1 controls: outside xsd:string's characters in practice, and unrepresentable in some formats. */
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
+
 /** An optional sign and decimal digits: the xsd:integer lexical space. */
 const integerLexical = /^[+-]?\d+$/;
 
@@ -69,7 +78,7 @@ function propertyRules(maxMetricNameLength: number): PropertyRules {
         .regex(integerLexical, { error: "timestamp is not an xsd:integer lexical form", abort: true })
         .refine(
           (lexical) => Number.isSafeInteger(Number(lexical)),
-          "timestamp is too large to be milliseconds since the epoch",
+          "timestamp is beyond the safe integers (at most 2^53 - 1 milliseconds either side of the epoch)",
         ),
       recurs: false,
       toValue: Number,
@@ -84,7 +93,10 @@ function propertyRules(maxMetricNameLength: number): PropertyRules {
     resourceId: {
       datatype: xsdString,
       plainAccepted: false,
-      lexical: lexicalString("resourceId").min(1, "resourceId must not be empty"),
+      lexical: lexicalString("resourceId")
+        .min(1, "resourceId must not be empty")
+        .max(maxIdentifierLength, `resourceId must be at most ${maxIdentifierLength} characters`)
+        .refine((lexical) => !controlCharacter.test(lexical), "resourceId must not contain control characters"),
       recurs: true,
       toValue: identity,
     },
@@ -126,6 +138,7 @@ class MonitoringDataReader {
   /** The datum, or undefined after recording its problems. */
   readDatum(id: string, subject: unknown): Datum | undefined {
     if (id === "") this.problem([id], "a datum id must not be empty");
+    if (id.length > maxIdentifierLength) this.problem([id], `a datum id must be at most ${maxIdentifierLength} characters`);
     if (!isJsonObject(subject)) return this.problem([id], "a datum must be an object of properties");
     const metric = this.readProperty(id, subject, "metric");
     const timestamp = this.readProperty(id, subject, "timestamp");
