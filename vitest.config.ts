@@ -35,7 +35,7 @@ export default defineConfig({
       workerProject("worker-limits", {
         AUTH_DISABLED: "true",
         ALLOW_PRIVATE_OBSERVERS: "true",
-        MAX_BODY_BYTES: "2048",
+        MAX_BODY_BYTES: "4096",
         MAX_DATA_PER_REQUEST: "3",
         MAX_OBSERVERS_PER_METRIC: "2",
         MAX_METRIC_NAME_LENGTH: "16",

@@ -1,8 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { z } from "zod";
 import { relayDeliveriesPath, type RelayResponse, relayRequestSchema } from "../shared/relay-protocol.ts";
-import { ApiError, type FieldProblem, jsonPointer, problemBody } from "../worker/errors.ts";
+import { ApiError, problemBody, zodProblems } from "../shared/problems.ts";
 import { prometheusContentType, type RelayCounters } from "./counters.ts";
 import type { DeliveryDispatcher } from "./dispatcher.ts";
 
@@ -28,15 +27,6 @@ function tokenMatches(presented: string, expected: string): boolean {
 
 function bearerToken(request: IncomingMessage): string | undefined {
   return /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? "")?.[1];
-}
-
-/** One problem per zod issue; an unknown key is reported at the key itself. */
-function validationProblems(error: z.core.$ZodError): FieldProblem[] {
-  return error.issues.flatMap((issue) =>
-    issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => ({ path: jsonPointer([...issue.path, key]), message: "Unknown field." }))
-      : [{ path: jsonPointer(issue.path), message: issue.message }],
-  );
 }
 
 function payloadTooLarge(limit: number): ApiError {
@@ -176,7 +166,7 @@ export class RelayHttpApi {
       throw new ApiError(400, "malformed-json", `The body is not valid JSON: ${(error as Error).message}`);
     }
     const deliveryRequest = relayRequestSchema.safeParse(parsed);
-    if (!deliveryRequest.success) throw ApiError.validation(validationProblems(deliveryRequest.error));
+    if (!deliveryRequest.success) throw ApiError.validation(zodProblems(deliveryRequest.error));
     const answer: RelayResponse = {
       results: await this.options.dispatcher.deliverAll(deliveryRequest.data.deliveries),
     };

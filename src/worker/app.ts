@@ -4,7 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { allowedMethodsResolver } from "./allowed-methods";
 import type { AppEnv } from "./app-env";
 import { readConfig } from "./config";
-import { ApiError, problemResponse } from "./errors";
+import { ApiError, problemResponse } from "../shared/problems";
 import { authentication } from "./middleware/auth";
 import { healthRoutes } from "./routes/health";
 import { metricRoutes } from "./routes/metrics";

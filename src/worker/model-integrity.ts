@@ -1,4 +1,4 @@
-import { type FieldProblem, jsonPointer } from "./errors";
+import { type FieldProblem, jsonPointer } from "../shared/problems";
 import { type LocatedResource, type Resource, type ResourceClass, withArticle } from "./schemas/model";
 
 /** One id a resource refers to, with the path of the referring field inside the element. */

@@ -2,24 +2,7 @@ import { zValidator } from "@hono/zod-validator";
 import type { Context } from "hono";
 import { validator } from "hono/validator";
 import type { z } from "zod";
-import { ApiError, type FieldProblem, jsonPointer } from "./errors";
-
-/**
- * One problem per zod issue, located by JSON pointer. An unknown key is reported at the key
- * itself, so the client sees exactly which field to remove.
- */
-export function zodProblems(error: z.core.$ZodError, prefix: readonly PropertyKey[] = []): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  for (const issue of error.issues) {
-    const path = [...prefix, ...issue.path];
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) problems.push({ path: jsonPointer([...path, key]), message: "Unknown field." });
-    } else {
-      problems.push({ path: jsonPointer(path), message: issue.message });
-    }
-  }
-  return problems;
-}
+import { ApiError, zodProblems } from "../shared/problems";
 
 const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
 

@@ -5,59 +5,19 @@
  * loopback ports (carbon TCP 2003 plus the whisper-fetch tool, InfluxDB HTTP 8086 /ping) and
  * skips the suites whose server is absent.
  */
-import { execFile } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { connect } from "node:net";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  carbonAvailable,
+  carbonPort,
+  eventuallyInCarbon,
+  eventuallyInInflux,
+  influxAvailable,
+  influxUdpPort,
+  uniqueRunId,
+} from "./support/interop-servers.ts";
 import { startTestRelay, type TestRelay } from "./support/relay.ts";
-import { eventually } from "./support/service.ts";
 
-const carbonPort = 2003;
-const whisperDirectory = "/var/lib/graphite/whisper";
-const influxUrl = "http://127.0.0.1:8086";
-const influxUdpPort = 8089;
-const influxDatabase = "interop";
-
-const run = promisify(execFile);
-
-function tcpPortOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.setTimeout(1_000, () => socket.destroy());
-    socket.once("connect", () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-    socket.once("close", () => resolve(false));
-  });
-}
-
-async function commandExists(command: string): Promise<boolean> {
-  return run(command, ["--help"]).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function influxAnswers(): Promise<boolean> {
-  return fetch(`${influxUrl}/ping`, { signal: AbortSignal.timeout(1_000) }).then(
-    (response) => response.status === 204,
-    () => false,
-  );
-}
-
-const carbonAvailable = (await tcpPortOpen(carbonPort)) && (await commandExists("whisper-fetch"));
-const influxAvailable = await influxAnswers();
-if (!carbonAvailable || !influxAvailable) {
-  const missing = [!carbonAvailable && "carbon-cache", !influxAvailable && "influxd"].filter(Boolean).join(", ");
-  console.warn(`interop servers not running (${missing}): run .ci/install-interop-servers.sh to enable these tests`);
-}
-
-/** Unique per run, so that earlier runs' data cannot satisfy a check. */
-const runId = `run${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+const runId = uniqueRunId();
 const nowSeconds = Math.floor(Date.now() / 1000);
 
 let relay: TestRelay;
@@ -68,21 +28,6 @@ afterAll(async () => {
   await relay?.close();
 });
 
-/** The values whisper holds for a metric over the last ten minutes, or undefined before its file exists. */
-async function whisperValues(metricPath: string): Promise<(number | null)[] | undefined> {
-  const file = join(whisperDirectory, ...metricPath.split(".")) + ".wsp";
-  try {
-    const { stdout } = await run("whisper-fetch", ["--json", `--from=${nowSeconds - 600}`, file]);
-    return (JSON.parse(stdout) as { values: (number | null)[] }).values;
-  } catch {
-    return undefined;
-  }
-}
-
-async function eventuallyStored(metricPath: string, value: number): Promise<void> {
-  await eventually(async () => (await whisperValues(metricPath))?.includes(value), 30_000);
-}
-
 describe.skipIf(!carbonAvailable)("relay → carbon-cache (Graphite plaintext)", () => {
   it("delivers lines over TCP that carbon stores", async () => {
     const metric = `interop.${runId}.tcp.cpu`;
@@ -92,7 +37,7 @@ describe.skipIf(!carbonAvailable)("relay → carbon-cache (Graphite plaintext)",
     ]);
 
     expect(results).toEqual([{ id: "tcp", ok: true, bytes: expect.any(Number) }]);
-    await eventuallyStored(metric, 42.5);
+    await eventuallyInCarbon(metric, 42.5, nowSeconds);
   });
 
   it("delivers packed lines over UDP that carbon stores, every one of them", async () => {
@@ -104,7 +49,7 @@ describe.skipIf(!carbonAvailable)("relay → carbon-cache (Graphite plaintext)",
     ]);
 
     expect(results).toEqual([{ id: "udp", ok: true, bytes: expect.any(Number) }]);
-    for (const [index, metric] of metrics.entries()) await eventuallyStored(metric, index + 0.25);
+    for (const [index, metric] of metrics.entries()) await eventuallyInCarbon(metric, index + 0.25, nowSeconds);
   });
 });
 
@@ -121,18 +66,10 @@ describe.skipIf(!influxAvailable)("relay → InfluxDB (line protocol)", () => {
     ]);
     expect(results).toEqual([{ id: "influx", ok: true, bytes: expect.any(Number) }]);
 
-    const query = new URLSearchParams({
-      db: influxDatabase,
-      epoch: "s",
-      q: `SELECT "value", "host" FROM "relay_interop" WHERE "resourceId" = '${runId}' ORDER BY time ASC`,
-    });
-    const rows = await eventually(async () => {
-      const answer = (await (await fetch(`${influxUrl}/query?${query}`)).json()) as {
-        results: { series?: { values: [number, number, string][] }[] }[];
-      };
-      const values = answer.results[0]?.series?.[0]?.values;
-      return values && values.length === 3 ? values : undefined;
-    });
+    const rows = await eventuallyInInflux(
+      `SELECT "value", "host" FROM "relay_interop" WHERE "resourceId" = '${runId}' ORDER BY time ASC`,
+      3,
+    );
 
     expect(rows).toEqual([
       [nowSeconds - 2, 2.5, "vm 1"],

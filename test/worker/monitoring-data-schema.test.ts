@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonPointer } from "../../src/worker/errors";
+import { jsonPointer } from "../../src/shared/problems";
 import { parseMonitoringData } from "../../src/worker/schemas/monitoring-data";
 
 const md = "http://www.modaclouds.eu/rdfs/1.0/monitoringdata#";

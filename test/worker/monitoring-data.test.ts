@@ -67,10 +67,8 @@ describe("POST /monitoringdata", () => {
   });
 
   it("answers 503 and accepts nothing when the queue cannot be reached", async () => {
-    const unreachable: Queue = {
-      send: () => Promise.reject(new Error("queue down")),
-      sendBatch: () => Promise.reject(new Error("queue down")),
-    };
+    const down = () => Promise.reject(new Error("queue down"));
+    const unreachable = { send: down, sendBatch: down, metrics: down } satisfies Queue;
     const response = await createApp().request(
       "/monitoringdata",
       {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { FieldProblem } from "../../src/worker/errors";
+import type { FieldProblem } from "../../src/shared/problems";
 import { addObserver, declareMetric, listObservers, observersPath, uuid } from "./support/metrics";
 import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/resources";
 

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { FieldProblem } from "../errors";
+import type { FieldProblem } from "../../shared/problems";
 import { integrityProblems } from "../model-integrity";
 import { type LocatedResource, type ModelDocument, type Resource, resourceClasses } from "../schemas/model";
 import { ModelStore, type Referrer } from "./model-store";

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
-import { ApiError } from "../errors";
+import { ApiError } from "../../shared/problems";
 
 /** What a request needs: nothing, an ingest or admin token, or an admin token. */
 type Access = "open" | "ingest" | "admin";

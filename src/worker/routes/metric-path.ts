@@ -1,9 +1,8 @@
 import type { Context } from "hono";
 import { validator } from "hono/validator";
 import type { AppEnv } from "../app-env";
-import { ApiError } from "../errors";
+import { ApiError, zodProblems } from "../../shared/problems";
 import { metricNameSchema } from "../schemas/metric-name";
-import { zodProblems } from "../validation";
 
 /**
  * Validates the `:id` path segment as a metric name; `c.req.valid("param").id` is the name. The

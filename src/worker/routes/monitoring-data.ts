@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env";
-import { ApiError } from "../errors";
+import { ApiError } from "../../shared/problems";
 import { registerMetrics } from "../metric-registry";
 import { encodeIntakeMessages, sendMessages } from "../queue/messages";
 import { parseMonitoringData } from "../schemas/monitoring-data";

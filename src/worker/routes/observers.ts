@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { metricStub } from "../durable-objects/metric";
-import { ApiError } from "../errors";
+import { ApiError } from "../../shared/problems";
 import { observerRegistrationSchema } from "../schemas/observer";
 import { observerAddressProblem } from "../security/address-policy";
 import { jsonBody } from "../validation";

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { knowledgeBase, type ModelWriteResult } from "../durable-objects/knowledge-base";
 import type { Referrer } from "../durable-objects/model-store";
-import { ApiError } from "../errors";
+import { ApiError } from "../../shared/problems";
 import { modelUploadSchema, resourceIdParams } from "../schemas/model";
 import { jsonBody, pathParams } from "../validation";
 

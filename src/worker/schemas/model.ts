@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jsonPointer } from "../errors";
+import { jsonPointer } from "../../shared/problems";
 
 /*
  * The request shapes of PUT/POST /resources and the types of the model's elements. Both body forms

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { type FieldProblem, jsonPointer } from "../errors";
-import { zodProblems } from "../validation";
+import { type FieldProblem, jsonPointer, zodProblems } from "../../shared/problems";
 import type { Datum } from "./datum";
 import { metricNameSchema } from "./metric-name";
 import {

@@ -1,5 +1,5 @@
 import { embeddedIPv4Address, formatIPv4, nonPublicRangeOf, parseAddress } from "../../shared/ip-ranges";
-import type { FieldProblem } from "../errors";
+import type { FieldProblem } from "../../shared/problems";
 import type { ObserverRegistration } from "../schemas/observer";
 
 /**

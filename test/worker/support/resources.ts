@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { FieldProblem } from "../../../src/worker/errors";
+import type { FieldProblem } from "../../../src/shared/problems";
 
 /** Every route is served under /v1 and at the root. */
 export const prefixes = ["/v1", ""] as const;

@@ -1,4 +1,7 @@
-import type { ContentfulStatusCode } from "hono/utils/http-status";
+/*
+ * Problem details (RFC 9457): the one error shape of the Worker and the relay alike.
+ */
+import type { z } from "zod";
 
 /** One problem in a request, located by a JSON pointer (RFC 6901) into the body or path. */
 export interface FieldProblem {
@@ -39,7 +42,7 @@ const titles: Record<ProblemCode, string> = {
 /** An error that the app turns into an application/problem+json response (RFC 9457). */
 export class ApiError extends Error {
   constructor(
-    readonly status: ContentfulStatusCode,
+    readonly status: number,
     readonly code: ProblemCode,
     message: string,
     readonly problems?: FieldProblem[],
@@ -90,4 +93,21 @@ function escapePointerToken(token: PropertyKey): string {
 
 export function jsonPointer(path: readonly PropertyKey[]): string {
   return path.map((token) => `/${escapePointerToken(token)}`).join("");
+}
+
+/**
+ * One problem per zod issue, located by JSON pointer. An unknown key is reported at the key
+ * itself, so the client sees exactly which field to remove.
+ */
+export function zodProblems(error: z.core.$ZodError, prefix: readonly PropertyKey[] = []): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const issue of error.issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) problems.push({ path: jsonPointer([...path, key]), message: "Unknown field." });
+    } else {
+      problems.push({ path: jsonPointer(path), message: issue.message });
+    }
+  }
+  return problems;
 }
