@@ -1,4 +1,5 @@
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
+import { send } from "./http-client.ts";
 
 export interface LoadResult {
   requests: number;
@@ -29,30 +30,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const started = performance.now();
   const deadline = started + options.seconds * 1000;
 
-  const once = (body: string | undefined) =>
-    new Promise<number>((resolve, reject) => {
-      const outgoing = request(
-        {
-          agent,
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: options.method,
-          headers: body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-        },
-        (response) => {
-          response.resume();
-          response.on("end", () => resolve(response.statusCode ?? 0));
-        },
-      );
-      outgoing.on("error", reject);
-      outgoing.end(body);
-    });
-
   const client = async () => {
     while (performance.now() < deadline) {
       const body = bodies.length > 0 ? bodies[sent++ % bodies.length] : undefined;
-      const status = await once(body).catch(() => 0);
+      const status = await send(agent, target, { method: options.method, body });
       completed += 1;
       if (status !== options.expectedStatus) errors += 1;
     }

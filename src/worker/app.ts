@@ -11,6 +11,7 @@ import { metricRoutes } from "./routes/metrics";
 import { monitoringDataRoutes } from "./routes/monitoring-data";
 import { observerRoutes } from "./routes/observers";
 import { resourceRoutes } from "./routes/resources";
+import { usageRoutes } from "./routes/usage";
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
@@ -30,7 +31,8 @@ function createApi(): Hono<AppEnv> {
     .route("/metrics/:id/observers", observerRoutes)
     .route("/resources", resourceRoutes)
     .route("/monitoringdata", monitoringDataRoutes)
-    .route("/results", monitoringDataRoutes);
+    .route("/results", monitoringDataRoutes)
+    .route("/usage", usageRoutes);
 }
 
 /** Builds the Worker's HTTP app: one error path, body limits, and every route under / and /v1. */

@@ -3,6 +3,7 @@ import { readConfig } from "./config";
 import { consumeDeadLetters } from "./queue/dead-letter-consumer";
 import { consumeDeliveries } from "./queue/delivery-consumer";
 import { consumeIntake } from "./queue/intake-consumer";
+import { usage } from "./usage";
 
 export { KnowledgeBase } from "./durable-objects/knowledge-base";
 export { MetricCatalog } from "./durable-objects/metric-catalog";
@@ -22,6 +23,7 @@ export default {
   async queue(batch, env) {
     const consume = consumers[batch.queue];
     if (!consume) throw new Error(`no consumer for queue ${batch.queue}`);
+    usage.queueMessagesRead += batch.messages.length;
     await consume(batch as MessageBatch<string>, env);
   },
 } satisfies ExportedHandler<Env>;

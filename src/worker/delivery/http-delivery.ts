@@ -1,4 +1,5 @@
 import { serializerFor } from "../serializers";
+import { countedFetch } from "../usage";
 import { serviceVersion } from "../version";
 import type { Delivery, DeliveryResult } from "./delivery";
 import { signWebhook } from "./webhook-signature";
@@ -18,7 +19,7 @@ async function post(delivery: Delivery, body: string, contentType: string, timeo
   }
   try {
     // Redirects are not followed: a 3xx could point the service at an address the observer checks refused.
-    const response = await fetch(target.callbackUrl!, {
+    const response = await countedFetch(target.callbackUrl!, {
       method: "POST",
       body,
       headers,

@@ -1,5 +1,6 @@
 import { type RelayDelivery, relayDeliveriesPath, relayResponseSchema } from "../../shared/relay-protocol";
 import type { Config } from "../config";
+import { countedFetch } from "../usage";
 import { serializerFor } from "../serializers";
 import type { Delivery, DeliveryResult } from "./delivery";
 
@@ -29,7 +30,7 @@ async function postToRelay(
   const failAll = (error: string) => batch.map(({ delivery }) => ({ delivery, ok: false, error }));
   let response: Response;
   try {
-    response = await fetch(new URL(relayDeliveriesPath, config.RELAY_URL), {
+    response = await countedFetch(new URL(relayDeliveriesPath, config.RELAY_URL), {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${config.RELAY_TOKEN}` },
       body: JSON.stringify({ deliveries: batch.map(({ request }) => request) }),

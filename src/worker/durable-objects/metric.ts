@@ -9,6 +9,7 @@ import {
   type PublicObserver,
 } from "../schemas/observer";
 import type { ObserverFormat, ObserverProtocol } from "../schemas/observer-kinds";
+import { countingRequests } from "../usage";
 import { metricCatalogStub } from "./metric-catalog";
 
 /** What one delivery attempt to one observer came to, as the delivery side reports it. */
@@ -306,5 +307,5 @@ export class MetricObject extends DurableObject<Env> {
 
 /** The Durable Object that holds the metric `name`. */
 export function metricStub(env: Env, name: string): DurableObjectStub<MetricObject> {
-  return env.METRIC.get(env.METRIC.idFromName(name));
+  return countingRequests(env.METRIC.get(env.METRIC.idFromName(name)));
 }

@@ -1,4 +1,5 @@
 import type { Datum } from "../schemas/datum";
+import { usage } from "../usage";
 
 /*
  * Queue message bodies. Data travel as compact rows grouped by metric, and each message body is
@@ -172,6 +173,7 @@ export async function sendMessages(queue: Queue, messages: readonly EncodedMessa
   }
   flush();
   await Promise.all(calls);
+  usage.queueMessagesWritten += messages.length;
   return calls.length;
 }
 

@@ -5,6 +5,7 @@ import { ApiError } from "../../shared/problems";
 import { registerMetrics } from "../metric-registry";
 import { encodeIntakeMessages, sendMessages } from "../queue/messages";
 import { parseMonitoringData } from "../schemas/monitoring-data";
+import { usage } from "../usage";
 import { jsonBody } from "../validation";
 
 async function unavailable<T>(what: string, work: Promise<T>): Promise<T> {
@@ -39,5 +40,6 @@ export const monitoringDataRoutes = new Hono<AppEnv>().post("/", jsonBody(z.unkn
   const { data } = parsed;
   await unavailable("metric store", registerMetrics(c.env, new Set(data.map((datum) => datum.metric))));
   await unavailable("intake queue", sendMessages(c.env.INTAKE_QUEUE, encodeIntakeMessages(data)));
+  usage.dataAccepted += data.length;
   return c.body(null, 204);
 });

@@ -1,0 +1,31 @@
+import { type Agent, request } from "node:http";
+
+export interface OutgoingRequest {
+  method: "GET" | "POST";
+  body?: string;
+  contentType?: string;
+}
+
+/** Sends one request on `agent` (kept-alive connections) and resolves with its status, 0 on a network error. */
+export function send(agent: Agent, url: URL, outgoing: OutgoingRequest): Promise<number> {
+  const { method, body, contentType } = outgoing;
+  return new Promise((resolve) => {
+    const pending = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        headers:
+          body === undefined ? {} : { "content-type": contentType ?? "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+      },
+    );
+    pending.on("error", () => resolve(0));
+    pending.end(body);
+  });
+}

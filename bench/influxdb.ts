@@ -1,0 +1,75 @@
+import { randomBytes } from "node:crypto";
+import { Agent } from "node:http";
+import { send } from "./http-client.ts";
+import { formatLine } from "./line-protocol.ts";
+import { type LatencyReceiver, receiverHost } from "./receivers.ts";
+import type { SystemUnderTest } from "./system-under-test.ts";
+
+/*
+ * InfluxDB 1.x doing tower-edge's job: data are written to it (POST /write, line protocol) and a
+ * subscription copies them to the observers. As 1.6 does it, each write request is forwarded whole:
+ * an HTTP destination gets one POST of its lines to `<url>/write?db=…&rp=…&precision=ns`, a UDP
+ * destination one datagram per point (no trailing newline); the ALL mode writes to the destinations
+ * one after another, several write requests at a time (the [subscriber] write-concurrency, 40 by
+ * default). A write that finds the subscriber's buffers full is not copied at all (counted in its
+ * `subWriteDrop` statistic), so InfluxDB may lose data on HTTP too.
+ */
+
+const destinationSchemes: Partial<Record<LatencyReceiver["protocol"], string>> = { HTTP: "http", UDP: "udp" };
+
+interface QueryAnswer {
+  results?: { error?: string }[];
+  error?: string;
+}
+
+async function detectVersion(url: string): Promise<string | undefined> {
+  try {
+    const response = await fetch(`${url}/ping`, { signal: AbortSignal.timeout(1_000) });
+    return response.status === 204 ? (response.headers.get("x-influxdb-version") ?? "1.x") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * InfluxDB at `url` with a database of its own for this run (dropped by close), or undefined when no
+ * InfluxDB answers GET /ping there.
+ */
+export async function connectInfluxDb(url: string): Promise<SystemUnderTest | undefined> {
+  const version = await detectVersion(url);
+  if (version === undefined) return undefined;
+  const database = `tower_edge_bench_${randomBytes(6).toString("hex")}`;
+  const retentionPolicy = `"${database}"."autogen"`;
+  const query = async (statement: string) => {
+    const response = await fetch(`${url}/query`, { method: "POST", body: new URLSearchParams({ q: statement }) });
+    const answer = (await response.json()) as QueryAnswer;
+    const error = answer.error ?? answer.results?.find((result) => result.error)?.error;
+    if (!response.ok || error !== undefined) throw new Error(`InfluxDB ${statement}: ${error ?? response.status}`);
+  };
+  await query(`CREATE DATABASE "${database}"`);
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const write = new URL(`/write?db=${database}`, url);
+  return {
+    name: `InfluxDB ${version}`,
+    slug: "influxdb",
+    protocols: ["HTTP", "UDP"],
+    async observe(metric, receivers) {
+      const destinations = receivers.map((receiver) => {
+        const scheme = destinationSchemes[receiver.protocol];
+        if (scheme === undefined) throw new Error(`InfluxDB subscriptions have no ${receiver.protocol} destinations`);
+        return `'${scheme}://${receiverHost}:${receiver.port}'`;
+      });
+      // Subscriptions are per retention policy, not per measurement: one case's at a time.
+      await query(`CREATE SUBSCRIPTION "${metric}" ON ${retentionPolicy} DESTINATIONS ALL ${destinations.join(", ")}`);
+      return () => query(`DROP SUBSCRIPTION "${metric}" ON ${retentionPolicy}`);
+    },
+    async post(metric, data) {
+      const body = data.map((datum) => formatLine(metric, datum)).join("");
+      return (await send(agent, write, { method: "POST", body, contentType: "text/plain" })) === 204;
+    },
+    async close() {
+      agent.destroy();
+      await query(`DROP DATABASE "${database}"`);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/*
+ * The bench's data as both systems under test deliver them: InfluxDB line protocol,
+ * `<metric>,resourceId=<id> value=<posted at, ms> <posted at, ns>`. The resource id is the datum's
+ * sequence number and the value the wall-clock time it was posted, so an arrival alone yields its
+ * latency, with no clock but this machine's. Metric names and ids in the bench need no escaping.
+ */
+
+export interface BenchDatum {
+  /** A decimal sequence number for measured data; probes' ids start with `probe`. */
+  resourceId: string;
+  /** Date.now() when the datum was posted. */
+  postedAt: number;
+}
+
+const probePrefix = "probe";
+
+/** A datum that only shows a path is clear (see awaitProbe); receivers count it apart from measured data. */
+export function probeDatum(attempt: number): BenchDatum {
+  return { resourceId: `${probePrefix}${attempt}`, postedAt: Date.now() };
+}
+
+export const isProbe = (resourceId: string) => resourceId.startsWith(probePrefix);
+
+export function formatLine(metric: string, datum: BenchDatum): string {
+  return `${metric},resourceId=${datum.resourceId} value=${datum.postedAt} ${datum.postedAt}000000\n`;
+}
+
+export interface ReceivedLine {
+  metric: string;
+  resourceId: string;
+  value: number;
+}
+
+const valueOf = (pairs: readonly string[], key: string) =>
+  pairs.find((pair) => pair.startsWith(`${key}=`))?.slice(key.length + 1);
+
+/**
+ * Reads a line as either system writes it: InfluxDB re-encodes what it was sent, so tags and fields
+ * may come in another order, the value as a float or an integer (`i` suffix), the time optional.
+ */
+export function parseLine(line: string): ReceivedLine | undefined {
+  const [key, fields] = line.split(" ", 2);
+  if (key === undefined || fields === undefined) return undefined;
+  const [metric, ...tags] = key.split(",");
+  const resourceId = valueOf(tags, "resourceId");
+  const value = valueOf(fields.split(","), "value");
+  if (metric === undefined || resourceId === undefined || value === undefined) return undefined;
+  const number = Number(value.endsWith("i") ? value.slice(0, -1) : value);
+  return Number.isFinite(number) ? { metric, resourceId, value: number } : undefined;
+}

@@ -1,0 +1,133 @@
+import { createSocket } from "node:dgram";
+import { once } from "node:events";
+import { createServer as createHttpServer } from "node:http";
+import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
+import { StringDecoder } from "node:string_decoder";
+import { isProbe, parseLine } from "./line-protocol.ts";
+
+export const protocols = ["HTTP", "TCP", "UDP"] as const;
+export type Protocol = (typeof protocols)[number];
+
+/** Every receiver listens on loopback: the systems under test run on this machine. */
+export const receiverHost = "127.0.0.1";
+
+/** What one observer received of one metric: the first arrival of each datum, and what came again. */
+export class LatencyRecorder {
+  /** Milliseconds from post to first arrival, one entry per datum received. */
+  readonly latencies: number[] = [];
+  duplicates = 0;
+  probes = 0;
+  /** Lines that are not the bench's metric in its line format (a fault of the bench or the system), and the first. */
+  unreadable = 0;
+  firstUnreadable: string | undefined;
+  /** Date.now() of the last first arrival of a measured datum; 0 before any. */
+  lastArrival = 0;
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly metric: string) {}
+
+  get distinct(): number {
+    return this.seen.size;
+  }
+
+  /** Records whole lines (a trailing newline is optional) that arrived at `arrival`. */
+  record(text: string, arrival = Date.now()): void {
+    for (const line of text.split("\n")) {
+      if (line === "") continue;
+      const received = parseLine(line);
+      if (received === undefined || received.metric !== this.metric) {
+        this.unreadable += 1;
+        this.firstUnreadable ??= line;
+      } else if (isProbe(received.resourceId)) {
+        this.probes += 1;
+      } else if (this.seen.has(received.resourceId)) {
+        this.duplicates += 1;
+      } else {
+        this.seen.add(received.resourceId);
+        this.latencies.push(arrival - received.value);
+        this.lastArrival = arrival;
+      }
+    }
+  }
+}
+
+/** An observer for the bench, on `receiverHost`:`port`; HTTP ones take POSTs on any path. */
+export interface LatencyReceiver {
+  readonly protocol: Protocol;
+  readonly port: number;
+  readonly recorder: LatencyRecorder;
+  close(): Promise<void>;
+}
+
+async function httpReceiver(recorder: LatencyRecorder) {
+  const server = createHttpServer((request, response) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => (body += chunk));
+    request.on("end", () => {
+      recorder.record(body);
+      response.writeHead(204).end();
+    });
+  });
+  server.listen(0, receiverHost);
+  await once(server, "listening");
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+async function tcpReceiver(recorder: LatencyRecorder) {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    // A line may be split across chunks (and a character across bytes): keep the unfinished tail.
+    const decoder = new StringDecoder("utf8");
+    let unfinished = "";
+    socket.on("data", (chunk: Buffer) => {
+      const text = unfinished + decoder.write(chunk);
+      const end = text.lastIndexOf("\n") + 1;
+      recorder.record(text.slice(0, end));
+      unfinished = text.slice(end);
+    });
+    socket.on("error", () => undefined);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  server.listen(0, receiverHost);
+  await once(server, "listening");
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      const closed = new Promise((resolve) => server.close(resolve));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
+
+/** A receive buffer as large as the kernel grants, so the receiver drops no more than it must. */
+const udpReceiveBufferBytes = 8 * 1024 * 1024;
+
+async function udpReceiver(recorder: LatencyRecorder) {
+  const socket = createSocket({ type: "udp4", recvBufferSize: udpReceiveBufferBytes });
+  socket.on("message", (message) => recorder.record(message.toString("utf8")));
+  socket.bind(0, receiverHost);
+  await once(socket, "listening");
+  return {
+    port: socket.address().port,
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
+}
+
+const starters = { HTTP: httpReceiver, TCP: tcpReceiver, UDP: udpReceiver } satisfies Record<Protocol, unknown>;
+
+/** Starts an observer of `metric` that records the latency of each datum it receives. */
+export async function startLatencyReceiver(protocol: Protocol, metric: string): Promise<LatencyReceiver> {
+  const recorder = new LatencyRecorder(metric);
+  const { port, close } = await starters[protocol](recorder);
+  return { protocol, port, recorder, close };
+}

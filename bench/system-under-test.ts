@@ -1,0 +1,17 @@
+import type { BenchDatum } from "./line-protocol.ts";
+import type { LatencyReceiver, Protocol } from "./receivers.ts";
+
+/** A service that accepts monitoring data and copies them to observers: tower-edge, or InfluxDB for comparison. */
+export interface SystemUnderTest {
+  /** Shown in reports, e.g. "tower-edge" or "InfluxDB 1.6.7". */
+  readonly name: string;
+  /** A short lower-case name, part of the metric names the bench uses on it. */
+  readonly slug: string;
+  /** The observer protocols it delivers to. */
+  readonly protocols: readonly Protocol[];
+  /** Makes every receiver an observer of `metric`; resolves with what undoes that. */
+  observe(metric: string, receivers: readonly LatencyReceiver[]): Promise<() => Promise<void>>;
+  /** Posts data of `metric` in one request; resolves whether they were accepted. */
+  post(metric: string, data: readonly BenchDatum[]): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,34 @@
+/**
+ * Platform operations this isolate has spent, counted where they are made (not estimated), so
+ * that the cost per accepted datum can be measured: `GET /v1/usage`, read by `npm run bench`.
+ * Counts are per isolate and reset when it restarts; a deployment has many isolates.
+ */
+export const usage = {
+  since: new Date().toISOString(),
+  dataAccepted: 0,
+  durableObjectRequests: 0,
+  queueMessagesWritten: 0,
+  queueMessagesRead: 0,
+  outboundRequests: 0,
+};
+
+/** A Durable Object stub whose every RPC call is counted as one Durable Object request. */
+export function countingRequests<Stub extends object>(stub: Stub): Stub {
+  return new Proxy(stub, {
+    get(target, property) {
+      const member: unknown = Reflect.get(target, property);
+      if (typeof member !== "function") return member;
+      // Reflect.apply, not member.apply: on an RPC stub, `apply` would name a remote method.
+      return (...args: unknown[]) => {
+        usage.durableObjectRequests += 1;
+        return Reflect.apply(member, target, args);
+      };
+    },
+  });
+}
+
+/** `fetch`, counted as one outbound request. */
+export function countedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  usage.outboundRequests += 1;
+  return fetch(input, init);
+}

@@ -1,0 +1,39 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { expectSuccessOrProblem, fuzzBodies, fuzzRuns, fuzzTimeoutMs, type Json, objectPrototypeKeys, runMarker, sendFuzzBody } from "./support/fuzz";
+import { readModel } from "./support/resources";
+
+const id = (name: string) => `${name}${runMarker}`;
+
+/** Valid uploads in both forms; every id is the run's own, so a leftover of one run is visible. */
+const validModels: Json[] = [
+  {
+    cloudProviders: [{ id: id("amazon"), type: "IaaS" }],
+    vMs: [{ id: id("frontend"), type: "Frontend", cloudProvider: id("amazon"), numberOfCPUs: 2 }],
+    methods: [{ id: id("register"), type: "register" }],
+    internalComponents: [
+      { id: id("mic"), type: "Mic", providedMethods: [id("register")], requiredComponents: [id("frontend")] },
+    ],
+  },
+  [
+    { clazz: "InternalComponent", id: id("mic"), type: "Mic", providedMethods: [id("save")], requiredComponents: [] },
+    { clazz: "Method", id: id("save"), type: "saveAnswers" },
+    { clazz: "VM", id: id("backend"), type: "Backend", cloudProvider: id("azure"), numberOfCPUs: 4 },
+    { clazz: "CloudProvider", id: id("azure"), type: "IaaS" },
+  ],
+];
+
+describe("the model routes under random and mutated bodies", () => {
+  it.each(["POST"])("%s /resources answers a success or a problem, and a problem leaves the model as it was", async (method) => {
+    const prototypeBefore = objectPrototypeKeys();
+    await fc.assert(
+      fc.asyncProperty(fuzzBodies(validModels), async (body) => {
+        const before = await readModel();
+        const accepted = await expectSuccessOrProblem(await sendFuzzBody(method, "/resources", body));
+        if (!accepted) expect(await readModel()).toEqual(before);
+      }),
+      { numRuns: fuzzRuns, endOnFailure: true },
+    );
+    expect(objectPrototypeKeys()).toEqual(prototypeBefore);
+  }, fuzzTimeoutMs);
+});
