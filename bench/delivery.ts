@@ -1,122 +1,172 @@
-import { Agent, request } from "node:http";
-import { rdfJsonBody } from "../test/support/monitoring-data.ts";
-import { type LatencyReceiver, startLatencyReceiver } from "./graphite-receiver.ts";
+import { type BenchDatum, probeDatum } from "./line-protocol.ts";
+import { type LatencyReceiver, type Protocol, startLatencyReceiver } from "./receivers.ts";
+import type { SystemUnderTest } from "./system-under-test.ts";
 
-export interface DeliveryBenchOptions {
-  serviceUrl: string;
-  metric: string;
+export interface DeliveryCase {
+  system: SystemUnderTest;
+  protocol: Protocol;
   observers: number;
   /** Data posted per second, in requests of `dataPerRequest`. */
   rate: number;
   dataPerRequest: number;
   seconds: number;
-  /** How long to wait for the last data after posting stopped. */
-  drainSeconds: number;
 }
 
-export interface DeliveryBenchResult {
-  observers: number;
+export interface DeliveryResult {
+  /** Data the system accepted. */
   posted: number;
+  /** Data in requests the system did not accept. */
   rejected: number;
-  /** Data that every observer received, per second from the first post to the last arrival. */
+  /** The posting rate achieved; below `rate` when the bench's own process fell behind its schedule. */
+  postedPerSecond: number;
+  /** Data an observer received (first arrivals), on average, per second from the first post to the last arrival. */
   deliveredPerSecond: number;
+  /** Milliseconds from post to first arrival, over every datum and observer. */
   p50: number;
   p99: number;
-  /** Data an observer never received, summed over observers. */
+  /** Accepted data an observer never received, summed over observers. */
   lost: number;
   duplicates: number;
+  /** How long a probe took to reach every observer before posting began (earlier backlogs draining). */
+  settleSeconds: number;
 }
 
-function percentile(sorted: readonly number[], fraction: number): number {
+/** How long the bench waits: for a probe before a case, and for the last data after posting stops. */
+export interface DeliveryWaits {
+  settleTimeoutSeconds: number;
+  /** Posting stopped and nothing arrived for this long: what has not arrived is lost. */
+  quietSeconds: number;
+  drainTimeoutSeconds: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const probeResendMs = 1_000;
+
+/**
+ * Resolves with the seconds it took until every receiver had a probe posted to `metric`. Queued
+ * behind whatever was posted before, the probe shows that earlier backlogs are drained and that
+ * every observer is in place. It is posted again every second, since a UDP one may be lost.
+ */
+export async function awaitProbe(
+  system: SystemUnderTest,
+  metric: string,
+  receivers: readonly LatencyReceiver[],
+  timeoutSeconds: number,
+): Promise<number> {
+  const started = Date.now();
+  for (let attempt = 0; Date.now() - started < timeoutSeconds * 1000; attempt++) {
+    await system.post(metric, [probeDatum(attempt)]);
+    const resendAt = Date.now() + probeResendMs;
+    while (Date.now() < resendAt) {
+      if (receivers.every((receiver) => receiver.recorder.probes > 0)) return (Date.now() - started) / 1000;
+      await sleep(20);
+    }
+  }
+  throw new Error(`${system.name}: no probe on ${metric} reached every observer within ${timeoutSeconds} s`);
+}
+
+let drains = 0;
+
+/** Waits until what was posted to `system` so far has gone through (one HTTP observer on a fresh metric). */
+export async function drainBacklog(system: SystemUnderTest, timeoutSeconds: number): Promise<number> {
+  const metric = `bench-${system.slug}-drain-${++drains}`;
+  const receiver = await startLatencyReceiver("HTTP", metric);
+  try {
+    const unobserve = await system.observe(metric, [receiver]);
+    try {
+      return await awaitProbe(system, metric, [receiver], timeoutSeconds);
+    } finally {
+      await unobserve();
+    }
+  } finally {
+    await receiver.close();
+  }
+}
+
+/** Open loop: request n goes out at its due time whether or not earlier ones were answered. */
+async function postOnSchedule(deliveryCase: DeliveryCase, metric: string) {
+  const { system, rate, dataPerRequest, seconds } = deliveryCase;
+  const requestsPerSecond = rate / dataPerRequest;
+  const requests = Math.round(requestsPerSecond * seconds);
+  let sequence = 0;
+  let rejected = 0;
+  const answers: Promise<void>[] = [];
+  const started = performance.now();
+  const firstPost = Date.now();
+  for (let sent = 0; sent < requests; sent++) {
+    const wait = started + (sent / requestsPerSecond) * 1000 - performance.now();
+    if (wait > 1) await sleep(wait);
+    const postedAt = Date.now();
+    const data: BenchDatum[] = Array.from({ length: dataPerRequest }, () => ({ resourceId: String(sequence++), postedAt }));
+    answers.push(
+      system.post(metric, data).then((accepted) => {
+        if (!accepted) rejected += data.length;
+      }),
+    );
+  }
+  // n requests on schedule span n - 1 intervals; the last one's interval counts too.
+  const postingSeconds = (performance.now() - started) / 1000 + 1 / requestsPerSecond;
+  await Promise.all(answers);
+  return { firstPost, posted: sequence - rejected, rejected, postedPerSecond: sequence / postingSeconds };
+}
+
+async function awaitDeliveries(receivers: readonly LatencyReceiver[], posted: number, waits: DeliveryWaits): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    if (receivers.every((receiver) => receiver.recorder.distinct >= posted)) return;
+    const lastArrival = Math.max(started, ...receivers.map((receiver) => receiver.recorder.lastArrival));
+    const now = Date.now();
+    if (now - lastArrival > waits.quietSeconds * 1000 || now - started > waits.drainTimeoutSeconds * 1000) return;
+    await sleep(100);
+  }
+}
+
+function percentile(sorted: Float64Array, fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 }
 
-function post(agent: Agent, url: URL, body: string): Promise<number> {
-  return new Promise((resolve) => {
-    const outgoing = request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: "POST",
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-      },
-      (response) => {
-        response.resume();
-        response.on("end", () => resolve(response.statusCode ?? 0));
-      },
-    );
-    outgoing.on("error", () => resolve(0));
-    outgoing.end(body);
-  });
-}
-
-async function registerObservers(options: DeliveryBenchOptions, receivers: LatencyReceiver[]): Promise<void> {
-  const base = `${options.serviceUrl}/v1/metrics/${encodeURIComponent(options.metric)}`;
-  await fetch(base, { method: "PUT" });
-  for (const receiver of receivers) {
-    const response = await fetch(`${base}/observers`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ format: "GRAPHITE", callbackUrl: receiver.url }),
-    });
-    if (response.status !== 201) throw new Error(`observer registration failed: ${response.status}`);
+function assertReadable(system: SystemUnderTest, receivers: readonly LatencyReceiver[]): void {
+  const faulty = receivers.find((receiver) => receiver.recorder.unreadable > 0);
+  if (faulty) {
+    const { unreadable, firstUnreadable } = faulty.recorder;
+    throw new Error(`${system.name} delivered ${unreadable} unreadable lines, e.g. ${JSON.stringify(firstUnreadable)}`);
   }
 }
 
 /**
- * Posts data at a steady rate (open loop: the schedule does not wait for answers) to a metric with
- * `observers` HTTP observers and measures, per datum and observer, the time from post to arrival.
+ * Posts data at `rate` to a fresh metric with `observers` receivers of `protocol` and measures, per
+ * datum and observer, the time from post to first arrival.
  */
-export async function runDeliveryBench(options: DeliveryBenchOptions): Promise<DeliveryBenchResult> {
-  const receivers = await Promise.all(Array.from({ length: options.observers }, startLatencyReceiver));
-  await registerObservers(options, receivers);
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const url = new URL("/monitoringdata", options.serviceUrl);
-  const requestsPerSecond = options.rate / options.dataPerRequest;
-  const totalRequests = Math.round(requestsPerSecond * options.seconds);
-  let sequence = 0;
-  let rejected = 0;
-  const inFlight: Promise<void>[] = [];
-  const started = performance.now();
-  const firstPost = Date.now();
-  for (let sent = 0; sent < totalRequests; sent++) {
-    const due = started + (sent / requestsPerSecond) * 1000;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    const now = Date.now();
-    const data = Array.from({ length: options.dataPerRequest }, () => {
-      const id = sequence++;
-      return { id: `d${id}`, metric: options.metric, timestamp: now, value: now, resourceId: String(id) };
-    });
-    inFlight.push(
-      post(agent, url, JSON.stringify(rdfJsonBody(data))).then((status) => {
-        if (status !== 204) rejected += options.dataPerRequest;
-      }),
-    );
+export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: DeliveryWaits): Promise<DeliveryResult> {
+  const { system, protocol, observers } = deliveryCase;
+  const metric = `bench-${system.slug}-${protocol.toLowerCase()}-${observers}`;
+  const receivers = await Promise.all(Array.from({ length: observers }, () => startLatencyReceiver(protocol, metric)));
+  try {
+    const unobserve = await system.observe(metric, receivers);
+    try {
+      const settleSeconds = await awaitProbe(system, metric, receivers, waits.settleTimeoutSeconds);
+      const { firstPost, posted, rejected, postedPerSecond } = await postOnSchedule(deliveryCase, metric);
+      await awaitDeliveries(receivers, posted, waits);
+      assertReadable(system, receivers);
+      const recorders = receivers.map((receiver) => receiver.recorder);
+      const latencies = Float64Array.from(recorders.flatMap((recorder) => recorder.latencies)).sort();
+      const deliverySeconds = (Math.max(...recorders.map((recorder) => recorder.lastArrival)) - firstPost) / 1000;
+      return {
+        posted,
+        rejected,
+        postedPerSecond,
+        deliveredPerSecond: latencies.length === 0 ? 0 : latencies.length / observers / deliverySeconds,
+        p50: percentile(latencies, 0.5),
+        p99: percentile(latencies, 0.99),
+        lost: recorders.reduce((sum, recorder) => sum + Math.max(0, posted - recorder.distinct), 0),
+        duplicates: recorders.reduce((sum, recorder) => sum + recorder.duplicates, 0),
+        settleSeconds,
+      };
+    } finally {
+      await unobserve();
+    }
+  } finally {
+    await Promise.all(receivers.map((receiver) => receiver.close()));
   }
-  await Promise.all(inFlight);
-  const posted = sequence - rejected;
-  const drainDeadline = Date.now() + options.drainSeconds * 1000;
-  while (Date.now() < drainDeadline && receivers.some((receiver) => receiver.distinct < posted)) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  agent.destroy();
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-
-  const latencies = receivers.flatMap((receiver) => receiver.latencies).sort((a, b) => a - b);
-  const lastArrival = Math.max(...receivers.map((receiver) => receiver.lastArrival));
-  const fullyDelivered = Math.min(...receivers.map((receiver) => receiver.distinct));
-  return {
-    observers: options.observers,
-    posted,
-    rejected,
-    deliveredPerSecond: fullyDelivered / ((lastArrival - firstPost) / 1000),
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
-    lost: receivers.reduce((sum, receiver) => sum + Math.max(0, posted - receiver.distinct), 0),
-    duplicates: receivers.reduce((sum, receiver) => sum + receiver.duplicates, 0),
-  };
 }

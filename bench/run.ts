@@ -1,33 +1,25 @@
 import { execSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startWorkerProcess } from "../src/local/worker-process.ts";
+import { readRelayConfig } from "../src/relay/config.ts";
+import { startRelay } from "../src/relay/relay.ts";
 import { freePort } from "../test/node/support/free-port.ts";
-import { rdfJsonBody } from "../test/support/monitoring-data.ts";
-import { type DeliveryBenchResult, runDeliveryBench } from "./delivery.ts";
-import { type LoadResult, runLoad } from "./load.ts";
+import { deliverySection } from "./delivery-report.ts";
+import { connectInfluxDb } from "./influxdb.ts";
+import { intakeSection } from "./intake.ts";
+import { fixed } from "./markdown.ts";
+import type { BenchContext, BenchSection } from "./section.ts";
+import { benchSettingsSchema } from "./settings.ts";
+import { towerEdge } from "./tower-edge.ts";
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 8);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
-
-/** Distinct request bodies of `size` data each for metric `metric`. */
-function bodies(count: number, size: number, metric: string): string[] {
-  const timestamp = Date.now();
-  return Array.from({ length: count }, (_, request) =>
-    JSON.stringify(
-      rdfJsonBody(
-        Array.from({ length: size }, (_, index) => ({
-          id: `r${request}-${index}`,
-          metric,
-          timestamp: timestamp + index,
-          value: Math.random(),
-          resourceId: `vm${index % 50}`,
-        })),
-      ),
-    ),
-  );
-}
+/*
+ * The report's parts, run and written in this order. The intake table stays first: the intake
+ * ratio at its end is the headline figure.
+ */
+const sections: readonly BenchSection[] = [intakeSection, deliverySection];
 
 function commitMeasured(): string {
   const commit = execSync("git rev-parse --short HEAD").toString().trim();
@@ -35,77 +27,49 @@ function commitMeasured(): string {
   return dirty ? `${commit} with uncommitted changes` : commit;
 }
 
-const fixed = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
 async function main() {
+  const started = performance.now();
+  const settings = benchSettingsSchema.parse(process.env);
+  const relayToken = randomBytes(24).toString("base64url");
+  const relay = await startRelay(
+    readRelayConfig({ RELAY_PORT: "0", RELAY_TOKEN: relayToken, RELAY_ALLOW_PRIVATE: "true" }),
+  );
   const persistTo = await mkdtemp(join(tmpdir(), "tower-edge-bench-"));
   const worker = await startWorkerProcess({
     port: await freePort(),
     persistTo,
     stdio: "ignore",
-    vars: { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true" },
+    vars: { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true", RELAY_URL: relay.url, RELAY_TOKEN: relayToken },
   });
-  const lines: string[] = [];
-  const report = (line: string) => {
-    console.log(line);
-    lines.push(line);
+  const bench: BenchContext = {
+    settings,
+    serviceUrl: worker.url,
+    towerEdge: towerEdge(worker.url),
+    influxDb: await connectInfluxDb(settings.influxDbUrl),
+    progress: (note) => console.error(note),
   };
+  const lines = [
+    `Measured ${new Date().toISOString()} on commit ${commitMeasured()}, ${cpus().length} cores, against ` +
+      "`wrangler dev` (local workerd), the relay in the bench's process.",
+    "",
+  ];
+  console.log(lines.join("\n"));
   try {
-    const intake = `${worker.url}/monitoringdata`;
-    const load = (method: "GET" | "POST", url: string, requestBodies?: string[]) =>
-      runLoad({ url, method, bodies: requestBodies, expectedStatus: method === "GET" ? 200 : 204, concurrency, seconds });
-    const single = bodies(1000, 1, "bench-intake");
-    // Warm-up: compile paths, create the metric's object and the queue.
-    await load("POST", intake, single);
-
-    const health = await load("GET", `${worker.url}/healthz`);
-    const singlePost = await load("POST", intake, single);
-    const hundred = await load("POST", intake, bodies(200, 100, "bench-intake"));
-    const thousand = await load("POST", intake, bodies(40, 1000, "bench-intake"));
-
-    const row = (name: string, result: LoadResult, dataPerRequest: number) =>
-      `| ${name} | ${fixed(result.perSecond)} | ${fixed(result.perSecond * dataPerRequest)} | ${result.errors} |`;
-    report(`Measured ${new Date().toISOString()} on commit ${commitMeasured()}, ${cpus().length} cores, ` +
-      `closed loop of ${concurrency} clients, ${seconds} s per row, against \`wrangler dev\` (local workerd).`);
-    report("");
-    report("| intake | requests/s | data/s | errors |");
-    report("|---|---:|---:|---:|");
-    report(row("GET /healthz", health, 0));
-    report(row("POST /monitoringdata, 1 datum", singlePost, 1));
-    report(row("POST /monitoringdata, 100 data", hundred, 100));
-    report(row("POST /monitoringdata, 1,000 data", thousand, 1000));
-    report("");
-    report(`Single-datum POST / GET /healthz requests/s ratio: **${fixed(singlePost.perSecond / health.perSecond, 2)}**`);
-    report("");
-
-    const deliveryRate = Number(process.env.BENCH_DELIVERY_RATE ?? 20_000);
-    const deliveries: DeliveryBenchResult[] = [];
-    for (const observers of [1, 10]) {
-      deliveries.push(
-        await runDeliveryBench({
-          serviceUrl: worker.url,
-          metric: `bench-delivery-${observers}`,
-          observers,
-          rate: deliveryRate,
-          dataPerRequest: 100,
-          seconds,
-          drainSeconds: 30,
-        }),
-      );
-    }
-    report(`Delivery: ${fixed(deliveryRate)} data/s posted for ${seconds} s in 100-datum requests to one metric ` +
-      "with N HTTP observers (GRAPHITE); latency from POST to arrival at the observer.");
-    report("");
-    report("| HTTP observers | data posted | delivered data/s | p50 ms | p99 ms | lost | duplicates |");
-    report("|---:|---:|---:|---:|---:|---:|---:|");
-    for (const result of deliveries) {
-      report(`| ${result.observers} | ${fixed(result.posted)} | ${fixed(result.deliveredPerSecond)} | ` +
-        `${fixed(result.p50)} | ${fixed(result.p99)} | ${result.lost} | ${result.duplicates} |`);
+    for (const section of sections) {
+      const sectionLines = await section(bench);
+      console.log([...sectionLines, ""].join("\n"));
+      lines.push(...sectionLines, "");
     }
   } finally {
+    await bench.towerEdge.close();
+    await bench.influxDb?.close();
     await worker.stop();
+    await relay.close();
     await rm(persistTo, { recursive: true, force: true });
   }
+  const duration = `The whole run took ${fixed((performance.now() - started) / 1000)} s.`;
+  console.log(duration);
+  lines.push(duration);
   await writeFile(
     new URL("../docs/BENCHMARKS.md", import.meta.url),
     `# Benchmarks\n\nWritten by \`npm run bench\` (bench/run.ts); figures from one run, so ratios compare like with like.\n\n${lines.join("\n")}\n`,

@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
+import type { usage } from "../../src/worker/usage";
 import { rdfJsonBody } from "../support/monitoring-data";
 import { request, sendJson } from "./support/resources";
 
-async function readUsage(): Promise<Record<string, number>> {
+async function readUsage(): Promise<typeof usage> {
   const response = await request("GET", "/v1/usage");
   expect(response.status).toBe(200);
   return response.json();

@@ -5,6 +5,14 @@ import { serializerFor } from "../serializers";
 import type { Delivery, DeliveryResult } from "./delivery";
 
 const maxDeliveriesPerRequest = 1_000;
+/** Well under the relay's default body limit (8 MiB), JSON escaping included. */
+const maxRequestChars = 4 * 1024 * 1024;
+
+function requestChars(request: RelayDelivery): number {
+  return request.protocol === "TCP"
+    ? request.payload.length
+    : request.records.reduce((sum, record) => sum + record.length + 3, 0);
+}
 
 /** JSON documents on a byte stream need a delimiter; line formats already end with one. */
 function streamBytes(payloads: string[]): string {
@@ -54,7 +62,8 @@ async function postToRelay(
 }
 
 /**
- * Hands TCP and UDP deliveries to the relay, a request per thousand. Without a configured relay
+ * Hands TCP and UDP deliveries to the relay, in requests of at most a thousand deliveries and a
+ * few MiB. Without a configured relay
  * they fail, and so wait in the retry path until one is configured.
  */
 export async function deliverViaRelay(deliveries: Delivery[], config: Config): Promise<DeliveryResult[]> {
@@ -69,9 +78,19 @@ export async function deliverViaRelay(deliveries: Delivery[], config: Config): P
     else results.push({ delivery, ok: true });
   });
   const requests: Promise<DeliveryResult[]>[] = [];
-  for (let start = 0; start < pending.length; start += maxDeliveriesPerRequest) {
-    requests.push(postToRelay(config, pending.slice(start, start + maxDeliveriesPerRequest)));
+  let batch: typeof pending = [];
+  let batchChars = 0;
+  for (const item of pending) {
+    const chars = requestChars(item.request);
+    if (batch.length > 0 && (batch.length === maxDeliveriesPerRequest || batchChars + chars > maxRequestChars)) {
+      requests.push(postToRelay(config, batch));
+      batch = [];
+      batchChars = 0;
+    }
+    batch.push(item);
+    batchChars += chars;
   }
+  if (batch.length > 0) requests.push(postToRelay(config, batch));
   for (const batchResults of await Promise.all(requests)) results.push(...batchResults);
   return results;
 }

@@ -26,6 +26,20 @@ export interface Undelivered {
   error: string;
 }
 
+/**
+ * Most data in one payload. A batch normally gives each observer one payload; a batch larger than
+ * this (tens of full intake messages on one metric) gives it several, which bounds the memory a
+ * payload takes and keeps relay requests under the relay's body limit.
+ */
+export const maxDataPerPayload = 10_000;
+
+function slices<T>(items: T[], size: number): T[][] {
+  if (items.length <= size) return [items];
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
+  return result;
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -81,9 +95,11 @@ export async function runDeliveryJobs(env: Env, config: Config, jobs: DeliveryJo
         return;
       }
       for (const target of targets) {
-        const delivery = { metric: job.metric, target, data: job.data, webhookId: job.webhookId ?? newWebhookId() };
-        deliveries.push(delivery);
-        jobOfDelivery.set(delivery, jobIndex);
+        for (const data of slices(job.data, maxDataPerPayload)) {
+          const delivery = { metric: job.metric, target, data, webhookId: job.webhookId ?? newWebhookId() };
+          deliveries.push(delivery);
+          jobOfDelivery.set(delivery, jobIndex);
+        }
       }
     }),
   );

@@ -1,0 +1,134 @@
+import { type DeliveryResult, type DeliveryWaits, runDeliveryCase } from "./delivery.ts";
+import { fixed, markdownTable } from "./markdown.ts";
+import type { Protocol } from "./receivers.ts";
+import type { BenchSection } from "./section.ts";
+import type { SystemUnderTest } from "./system-under-test.ts";
+
+const dataPerRequest = 100;
+const waits: DeliveryWaits = { settleTimeoutSeconds: 120, quietSeconds: 5, drainTimeoutSeconds: 60 };
+
+interface Measured {
+  system: SystemUnderTest;
+  protocol: Protocol;
+  observers: number;
+  rate: number;
+  result: DeliveryResult;
+}
+
+function resultRow({ system, observers, rate, result }: Measured): string[] {
+  return [
+    String(observers),
+    system.name,
+    fixed(rate),
+    fixed(result.postedPerSecond),
+    fixed(result.posted),
+    fixed(result.rejected),
+    fixed(result.deliveredPerSecond),
+    fixed(result.p50),
+    fixed(result.p99),
+    fixed(result.lost),
+    fixed(result.duplicates),
+  ];
+}
+
+function ratioRows(measured: readonly Measured[], ours: SystemUnderTest, theirs: SystemUnderTest): string[][] {
+  return measured
+    .filter((entry) => entry.system === ours)
+    .flatMap((entry) => {
+      const other = measured.find(
+        (candidate) => candidate.system === theirs && candidate.protocol === entry.protocol && candidate.observers === entry.observers,
+      );
+      if (other === undefined) return [];
+      const ratio = (pick: (result: DeliveryResult) => number) => fixed(pick(entry.result) / pick(other.result), 2);
+      return [
+        [
+          entry.protocol,
+          String(entry.observers),
+          ratio((result) => result.deliveredPerSecond),
+          ratio((result) => result.p50),
+          ratio((result) => result.p99),
+        ],
+      ];
+    });
+}
+
+/**
+ * End-to-end delivery with 1, 10 and 100 observers of one metric over each protocol, and the same
+ * job done by InfluxDB (write + subscription) when one runs here, as ratios.
+ */
+export const deliverySection: BenchSection = async ({ settings, towerEdge, influxDb, progress }) => {
+  const systems = influxDb === undefined ? [towerEdge] : [towerEdge, influxDb];
+  const measured: Measured[] = [];
+  for (const protocol of settings.protocols) {
+    for (const observers of settings.observerCounts) {
+      const rate = Math.min(settings.deliveryRate, settings.fanOutRate / observers);
+      for (const system of systems.filter((candidate) => candidate.protocols.includes(protocol))) {
+        progress(`delivery: ${system.name}, ${observers} ${protocol} observers, ${fixed(rate)} data/s`);
+        const result = await runDeliveryCase(
+          { system, protocol, observers, rate, dataPerRequest, seconds: settings.seconds },
+          waits,
+        );
+        progress(
+          `  settled in ${fixed(result.settleSeconds, 1)} s; delivered ${fixed(result.deliveredPerSecond)} data/s per observer, ` +
+            `p50 ${fixed(result.p50)} ms, p99 ${fixed(result.p99)} ms, lost ${result.lost}`,
+        );
+        measured.push({ system, protocol, observers, rate, result });
+      }
+    }
+  }
+
+  const lines = [
+    `Delivery: an open loop posts data to one metric for ${settings.seconds} s, in requests of ${dataPerRequest}, at ` +
+      `${fixed(settings.deliveryRate)} data/s or, with many observers, ${fixed(settings.fanOutRate)} deliveries/s ÷ observers ` +
+      "(the \"rate\" column). The observers take INFLUXDB line protocol whose value is the time the datum was posted: " +
+      "latency runs from post to first arrival, p50/p99 over every datum and observer. Delivered data/s: data an " +
+      "observer received, on average, per second from the first post to the last arrival. Lost: accepted data an " +
+      `observer had not received when nothing more arrived for ${waits.quietSeconds} s, summed over observers. Before ` +
+      "each case a probe datum has to reach every observer, so that earlier cases' backlogs are drained.",
+    "",
+  ];
+  lines.push(
+    influxDb === undefined
+      ? `No InfluxDB answered GET /ping at ${settings.influxDbUrl}: no comparison (.ci/install-interop-servers.sh starts one).`
+      : `${influxDb.name} does the same job on the same schedule: data written with POST /write (line protocol), ` +
+          "copied to the same kind of observers by one subscription (DESTINATIONS ALL); it has no TCP destinations.",
+    "",
+  );
+  for (const protocol of settings.protocols) {
+    lines.push(
+      `${protocol} observers:`,
+      "",
+      ...markdownTable(
+        [
+          "observers",
+          "system",
+          "rate data/s",
+          "posted data/s",
+          "data posted",
+          "rejected",
+          "delivered data/s per observer",
+          "p50 ms",
+          "p99 ms",
+          "lost",
+          "duplicates",
+        ],
+        measured.filter((entry) => entry.protocol === protocol).map(resultRow),
+        2,
+      ),
+      "",
+    );
+  }
+  if (influxDb !== undefined) {
+    lines.push(
+      `tower-edge ÷ ${influxDb.name}, same run: a delivered data/s ratio above 1 and latency ratios below 1 favour tower-edge.`,
+      "",
+      ...markdownTable(
+        ["protocol", "observers", "delivered data/s ratio", "p50 ratio", "p99 ratio"],
+        ratioRows(measured, towerEdge, influxDb),
+        2,
+      ),
+      "",
+    );
+  }
+  return lines;
+};
