@@ -72,6 +72,7 @@ export const deliverySection: BenchSection = async ({ settings, towerEdge, influ
           `  settled in ${fixed(result.settleSeconds, 1)} s; delivered ${fixed(result.deliveredPerSecond)} data/s per observer, ` +
             `p50 ${fixed(result.p50)} ms, p99 ${fixed(result.p99)} ms, lost ${result.lost}`,
         );
+        for (const failure of result.failures) progress(`  ${failure}`);
         measured.push({ system, protocol, observers, rate, result });
       }
     }

@@ -29,6 +29,8 @@ export interface DeliveryResult {
   duplicates: number;
   /** How long a probe took to reach every observer before posting began (earlier backlogs draining). */
   settleSeconds: number;
+  /** Failed deliveries the system reports, when data were lost and it reports them. */
+  failures: string[];
 }
 
 /** How long the bench waits: for a probe before a case, and for the last data after posting stops. */
@@ -150,6 +152,8 @@ export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: Deliver
       await awaitDeliveries(receivers, posted, waits);
       assertReadable(system, receivers);
       const recorders = receivers.map((receiver) => receiver.recorder);
+      const lost = recorders.reduce((sum, recorder) => sum + Math.max(0, posted - recorder.distinct), 0);
+      const failures = lost > 0 ? ((await system.deliveryFailures?.(metric)) ?? []) : [];
       const latencies = Float64Array.from(recorders.flatMap((recorder) => recorder.latencies)).sort();
       const deliverySeconds = (Math.max(...recorders.map((recorder) => recorder.lastArrival)) - firstPost) / 1000;
       return {
@@ -159,9 +163,10 @@ export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: Deliver
         deliveredPerSecond: latencies.length === 0 ? 0 : latencies.length / observers / deliverySeconds,
         p50: percentile(latencies, 0.5),
         p99: percentile(latencies, 0.99),
-        lost: recorders.reduce((sum, recorder) => sum + Math.max(0, posted - recorder.distinct), 0),
+        lost,
         duplicates: recorders.reduce((sum, recorder) => sum + recorder.duplicates, 0),
         settleSeconds,
+        failures,
       };
     } finally {
       await unobserve();

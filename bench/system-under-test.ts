@@ -13,5 +13,7 @@ export interface SystemUnderTest {
   observe(metric: string, receivers: readonly LatencyReceiver[]): Promise<() => Promise<void>>;
   /** Posts data of `metric` in one request; resolves whether they were accepted. */
   post(metric: string, data: readonly BenchDatum[]): Promise<boolean>;
+  /** Failed deliveries to the observers of `metric` as the system reports them, where it does (for a loss's cause). */
+  deliveryFailures?(metric: string): Promise<string[]>;
   close(): Promise<void>;
 }

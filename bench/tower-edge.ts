@@ -14,6 +14,12 @@ function observerBody(receiver: LatencyReceiver) {
   return { format: "INFLUXDB", protocol: receiver.protocol, ...address };
 }
 
+interface ObserverReport {
+  id: string;
+  protocol: string;
+  status: { failed: number; lost: number; lastError: string | null };
+}
+
 async function expectStatus(response: Promise<Response>, expected: number, what: string): Promise<void> {
   const { status } = await response;
   if (status !== expected) throw new Error(`${what}: expected ${expected}, got ${status}`);
@@ -23,6 +29,7 @@ async function expectStatus(response: Promise<Response>, expected: number, what:
 export function towerEdge(serviceUrl: string): SystemUnderTest {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const intake = new URL("/monitoringdata", serviceUrl);
+  const metricUrl = (metric: string) => `${serviceUrl}/v1/metrics/${encodeURIComponent(metric)}`;
   const json = (method: string, body?: unknown): RequestInit =>
     body === undefined ? { method } : { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   return {
@@ -30,19 +37,28 @@ export function towerEdge(serviceUrl: string): SystemUnderTest {
     slug: "tower-edge",
     protocols: ["HTTP", "TCP", "UDP"],
     async observe(metric, receivers) {
-      const metricUrl = `${serviceUrl}/v1/metrics/${encodeURIComponent(metric)}`;
-      await expectStatus(fetch(metricUrl, json("PUT")), 201, `creating metric ${metric}`);
+      const url = metricUrl(metric);
+      await expectStatus(fetch(url, json("PUT")), 201, `creating metric ${metric}`);
       for (const receiver of receivers) {
-        await expectStatus(fetch(`${metricUrl}/observers`, json("POST", observerBody(receiver))), 201, "registering an observer");
+        await expectStatus(fetch(`${url}/observers`, json("POST", observerBody(receiver))), 201, "registering an observer");
       }
       // Deleting the metric removes its observers, so nothing keeps delivering to closed receivers.
-      return () => expectStatus(fetch(metricUrl, json("DELETE")), 204, `deleting metric ${metric}`);
+      return () => expectStatus(fetch(url, json("DELETE")), 204, `deleting metric ${metric}`);
     },
     async post(metric, data: readonly BenchDatum[]) {
       const body = rdfJsonBody(
         data.map(({ resourceId, postedAt }) => ({ id: `d${resourceId}`, metric, timestamp: postedAt, value: postedAt, resourceId })),
       );
       return (await send(agent, intake, { method: "POST", body: JSON.stringify(body) })) === 204;
+    },
+    async deliveryFailures(metric) {
+      const observers = (await (await fetch(`${metricUrl(metric)}/observers`)).json()) as { id: string }[];
+      const reports = await Promise.all(
+        observers.map(async ({ id }) => (await (await fetch(`${metricUrl(metric)}/observers/${id}`)).json()) as ObserverReport),
+      );
+      return reports
+        .filter(({ status }) => status.failed > 0)
+        .map(({ protocol, status }) => `${protocol} observer: ${status.failed} failed, ${status.lost} lost, last error ${status.lastError}`);
     },
     async close() {
       agent.destroy();

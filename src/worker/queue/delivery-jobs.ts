@@ -81,11 +81,19 @@ export async function runDeliveryJobs(env: Env, config: Config, jobs: DeliveryJo
   const undelivered: Undelivered[][] = jobs.map(() => []);
   const deliveries: Delivery[] = [];
   const jobOfDelivery = new Map<Delivery, number>();
+  // Retry messages of one observer share a look-up: one Durable Object request per observer per batch.
+  const lookUps = new Map<string, Promise<ObserverTarget[]>>();
+  const lookUpOnce = (job: DeliveryJob) => {
+    const key = JSON.stringify([job.metric, job.observerId ?? null]);
+    let targets = lookUps.get(key);
+    if (!targets) lookUps.set(key, (targets = lookUpTargets(env, job)));
+    return targets;
+  };
   await Promise.all(
     jobs.map(async (job, jobIndex) => {
       let targets: ObserverTarget[];
       try {
-        targets = await lookUpTargets(env, job);
+        targets = await lookUpOnce(job);
       } catch (error) {
         undelivered[jobIndex]!.push({
           ...job,
