@@ -1,45 +1,16 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startWorkerProcess, type WorkerProcess } from "../../src/local/worker-process.ts";
-import { freePort } from "./support/free-port.ts";
-import { testVars } from "./support/service.ts";
+import { afterAll, expect, it } from "vitest";
+import { type Service, startService } from "./support/service.ts";
 
-let persistTo: string;
-let worker: WorkerProcess | undefined;
-
-async function start(): Promise<WorkerProcess> {
-  worker = await startWorkerProcess({
-    port: await freePort(),
-    persistTo,
-    vars: testVars,
-    stdio: process.env.SHOW_WRANGLER ? "inherit" : "ignore",
-  });
-  return worker;
-}
-
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${worker!.url}${path}`, {
-    method,
-    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
-
-beforeAll(async () => {
-  persistTo = await mkdtemp(join(tmpdir(), "tower-edge-observers-"));
-});
+let service: Service | undefined;
 
 afterAll(async () => {
-  await worker?.stop();
-  await rm(persistTo, { recursive: true, force: true });
+  await service?.stop();
 });
 
 it("keeps metrics and observers across a restart", async () => {
   const observersPath = "/v1/metrics/FrontendCPUUtilization/observers";
-  await start();
+  service = await startService();
+  const call = service.call;
   expect((await call("PUT", "/v1/metrics/FrontendCPUUtilization", { unit: "percent" })).status).toBe(201);
   const graphite = await call("POST", observersPath, {
     format: "GRAPHITE",
@@ -53,9 +24,8 @@ it("keeps metrics and observers across a restart", async () => {
     secret: "0123456789abcdef",
   });
   expect(webhook.status).toBe(201);
-  await worker!.stop();
+  await service.restart();
 
-  await start();
   expect(await call("GET", "/metrics")).toEqual({ status: 200, body: ["FrontendCPUUtilization"] });
   expect(await call("GET", "/metrics/FrontendCPUUtilization")).toEqual({
     status: 200,

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { readRelayConfig } from "../../src/relay/config.ts";
-import { parseRange } from "../../src/relay/ip-ranges.ts";
+import { parseRange } from "../../src/shared/ip-ranges.ts";
 
 it("fills every setting but the token with its default, empty variables included", () => {
   expect(readRelayConfig({ RELAY_TOKEN: " secret ", RELAY_PORT: "", RELAY_ALLOW: "" })).toEqual({

@@ -4,7 +4,7 @@ import {
   type DestinationPolicyOptions,
   type ResolvedAddress,
 } from "../../src/relay/destination-policy.ts";
-import { parseRange } from "../../src/relay/ip-ranges.ts";
+import { parseRange } from "../../src/shared/ip-ranges.ts";
 import { startTestRelay, type TestRelay } from "./support/relay.ts";
 import { startTcpReceiver, startUdpReceiver, type TcpReceiver, type UdpReceiver } from "./support/socket-receivers.ts";
 

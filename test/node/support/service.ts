@@ -13,23 +13,33 @@ export const testVars = {
 };
 
 export interface Service {
-  url: string;
+  readonly url: string;
   /** JSON request to the service; returns status and parsed body (undefined when empty). */
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Stops the Worker and starts it again on the same on-disk state (and a new port). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** The Worker under `wrangler dev` with a fresh on-disk state that is removed on stop. */
 export async function startService(vars: Record<string, string> = {}): Promise<Service> {
   const persistTo = await mkdtemp(join(tmpdir(), "tower-edge-"));
-  const worker = await startWorkerProcess({
-    port: await freePort(),
-    persistTo,
-    vars: { ...testVars, ...vars },
-    stdio: process.env.SHOW_WRANGLER ? "inherit" : "ignore",
-  });
+  const start = async () =>
+    startWorkerProcess({
+      port: await freePort(),
+      persistTo,
+      vars: { ...testVars, ...vars },
+      stdio: process.env.SHOW_WRANGLER ? "inherit" : "ignore",
+    });
+  let worker = await start();
   return {
-    url: worker.url,
+    get url() {
+      return worker.url;
+    },
+    async restart() {
+      await worker.stop();
+      worker = await start();
+    },
     async call(method, path, body) {
       const response = await fetch(`${worker.url}${path}`, {
         method,
