@@ -9,7 +9,8 @@ import { defineConfig } from "vitest/config";
 function workerProject(name: string, bindings: Record<string, string>) {
   return {
     plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings } })],
-    test: { name, include: [`test/${name}/**/*.test.ts`] },
+    // A file's first request starts its workerd isolate, which takes seconds on a loaded 2-core machine.
+    test: { name, include: [`test/${name}/**/*.test.ts`], testTimeout: 20_000 },
   };
 }
 

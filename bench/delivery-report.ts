@@ -72,6 +72,7 @@ export const deliverySection: BenchSection = async ({ settings, towerEdge, influ
           `  settled in ${fixed(result.settleSeconds, 1)} s; delivered ${fixed(result.deliveredPerSecond)} data/s per observer, ` +
             `p50 ${fixed(result.p50)} ms, p99 ${fixed(result.p99)} ms, lost ${result.lost}`,
         );
+        for (const [reason, data] of result.rejections) progress(`  ${fixed(data)} data refused: ${reason}`);
         for (const failure of result.failures) progress(`  ${failure}`);
         measured.push({ system, protocol, observers, rate, result });
       }
@@ -81,8 +82,8 @@ export const deliverySection: BenchSection = async ({ settings, towerEdge, influ
   const lines = [
     `Delivery: an open loop posts data to one metric for ${settings.seconds} s, in requests of ${dataPerRequest}, at ` +
       `${fixed(settings.deliveryRate)} data/s or, with many observers, ${fixed(settings.fanOutRate)} deliveries/s ÷ observers ` +
-      "(the \"rate\" column). The observers take INFLUXDB line protocol whose value is the time the datum was posted: " +
-      "latency runs from post to first arrival, p50/p99 over every datum and observer. Delivered data/s: data an " +
+      "(the \"rate\" column). The observers take INFLUXDB line protocol whose value is the datum's sequence number, " +
+      "over 1,000 resource ids: latency runs from post to first arrival, p50/p99 over every datum and observer. Delivered data/s: data an " +
       "observer received, on average, per second from the first post to the last arrival. Lost: accepted data an " +
       `observer had not received when nothing more arrived for ${waits.quietSeconds} s, summed over observers. Before ` +
       "each case a probe datum has to reach every observer, so that earlier cases' backlogs are drained.",
@@ -92,7 +93,7 @@ export const deliverySection: BenchSection = async ({ settings, towerEdge, influ
     influxDb === undefined
       ? `No InfluxDB answered GET /ping at ${settings.influxDbUrl}: no comparison (.ci/install-interop-servers.sh starts one).`
       : `${influxDb.name} does the same job on the same schedule: data written with POST /write (line protocol), ` +
-          "copied to the same kind of observers by one subscription (DESTINATIONS ALL); it has no TCP destinations.",
+          "copied to the same kind of observers by one subscription per observer; it has no TCP destinations.",
     "",
   );
   for (const protocol of settings.protocols) {

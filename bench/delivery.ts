@@ -1,4 +1,4 @@
-import { type BenchDatum, probeDatum } from "./line-protocol.ts";
+import { measuredDatum, probeDatum } from "./line-protocol.ts";
 import { type LatencyReceiver, type Protocol, startLatencyReceiver } from "./receivers.ts";
 import type { SystemUnderTest } from "./system-under-test.ts";
 
@@ -15,8 +15,9 @@ export interface DeliveryCase {
 export interface DeliveryResult {
   /** Data the system accepted. */
   posted: number;
-  /** Data in requests the system did not accept. */
+  /** Data in requests the system did not accept, and why. */
   rejected: number;
+  rejections: Map<string, number>;
   /** The posting rate achieved; below `rate` when the bench's own process fell behind its schedule. */
   postedPerSecond: number;
   /** Data an observer received (first arrivals), on average, per second from the first post to the last arrival. */
@@ -72,7 +73,7 @@ let drains = 0;
 /** Waits until what was posted to `system` so far has gone through (one HTTP observer on a fresh metric). */
 export async function drainBacklog(system: SystemUnderTest, timeoutSeconds: number): Promise<number> {
   const metric = `bench-${system.slug}-drain-${++drains}`;
-  const receiver = await startLatencyReceiver("HTTP", metric);
+  const receiver = await startLatencyReceiver("HTTP", metric, []);
   try {
     const unobserve = await system.observe(metric, [receiver]);
     try {
@@ -85,31 +86,37 @@ export async function drainBacklog(system: SystemUnderTest, timeoutSeconds: numb
   }
 }
 
-/** Open loop: request n goes out at its due time whether or not earlier ones were answered. */
-async function postOnSchedule(deliveryCase: DeliveryCase, metric: string) {
+/**
+ * Open loop: request n goes out at its due time whether or not earlier ones were answered. Records
+ * in `postedAt` when each datum was posted.
+ */
+async function postOnSchedule(deliveryCase: DeliveryCase, metric: string, postedAt: number[]) {
   const { system, rate, dataPerRequest, seconds } = deliveryCase;
   const requestsPerSecond = rate / dataPerRequest;
   const requests = Math.round(requestsPerSecond * seconds);
-  let sequence = 0;
-  let rejected = 0;
+  const rejections = new Map<string, number>();
   const answers: Promise<void>[] = [];
   const started = performance.now();
   const firstPost = Date.now();
   for (let sent = 0; sent < requests; sent++) {
     const wait = started + (sent / requestsPerSecond) * 1000 - performance.now();
     if (wait > 1) await sleep(wait);
-    const postedAt = Date.now();
-    const data: BenchDatum[] = Array.from({ length: dataPerRequest }, () => ({ resourceId: String(sequence++), postedAt }));
+    const now = Date.now();
+    const data = Array.from({ length: dataPerRequest }, () => {
+      postedAt.push(now);
+      return measuredDatum(postedAt.length - 1, now);
+    });
     answers.push(
-      system.post(metric, data).then((accepted) => {
-        if (!accepted) rejected += data.length;
+      system.post(metric, data).then((refused) => {
+        if (refused !== undefined) rejections.set(refused, (rejections.get(refused) ?? 0) + data.length);
       }),
     );
   }
   // n requests on schedule span n - 1 intervals; the last one's interval counts too.
   const postingSeconds = (performance.now() - started) / 1000 + 1 / requestsPerSecond;
   await Promise.all(answers);
-  return { firstPost, posted: sequence - rejected, rejected, postedPerSecond: sequence / postingSeconds };
+  const rejected = [...rejections.values()].reduce((sum, count) => sum + count, 0);
+  return { firstPost, posted: postedAt.length - rejected, rejected, rejections, postedPerSecond: postedAt.length / postingSeconds };
 }
 
 async function awaitDeliveries(receivers: readonly LatencyReceiver[], posted: number, waits: DeliveryWaits): Promise<void> {
@@ -143,12 +150,15 @@ function assertReadable(system: SystemUnderTest, receivers: readonly LatencyRece
 export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: DeliveryWaits): Promise<DeliveryResult> {
   const { system, protocol, observers } = deliveryCase;
   const metric = `bench-${system.slug}-${protocol.toLowerCase()}-${observers}`;
-  const receivers = await Promise.all(Array.from({ length: observers }, () => startLatencyReceiver(protocol, metric)));
+  const postedAt: number[] = [];
+  const receivers = await Promise.all(
+    Array.from({ length: observers }, () => startLatencyReceiver(protocol, metric, postedAt)),
+  );
   try {
     const unobserve = await system.observe(metric, receivers);
     try {
       const settleSeconds = await awaitProbe(system, metric, receivers, waits.settleTimeoutSeconds);
-      const { firstPost, posted, rejected, postedPerSecond } = await postOnSchedule(deliveryCase, metric);
+      const { firstPost, posted, rejected, rejections, postedPerSecond } = await postOnSchedule(deliveryCase, metric, postedAt);
       await awaitDeliveries(receivers, posted, waits);
       assertReadable(system, receivers);
       const recorders = receivers.map((receiver) => receiver.recorder);
@@ -159,6 +169,7 @@ export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: Deliver
       return {
         posted,
         rejected,
+        rejections,
         postedPerSecond,
         deliveredPerSecond: latencies.length === 0 ? 0 : latencies.length / observers / deliverySeconds,
         p50: percentile(latencies, 0.5),

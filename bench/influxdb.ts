@@ -2,20 +2,24 @@ import { randomBytes } from "node:crypto";
 import { Agent } from "node:http";
 import { send } from "./http-client.ts";
 import { formatLine } from "./line-protocol.ts";
-import { type LatencyReceiver, receiverHost } from "./receivers.ts";
-import type { SystemUnderTest } from "./system-under-test.ts";
+import { type Protocol, receiverHost } from "./receivers.ts";
+import { refusal, type SystemUnderTest } from "./system-under-test.ts";
 
 /*
- * InfluxDB 1.x doing tower-edge's job: data are written to it (POST /write, line protocol) and a
- * subscription copies them to the observers. As 1.6 does it, each write request is forwarded whole:
+ * InfluxDB 1.x doing tower-edge's job: data are written to it (POST /write, line protocol) and
+ * subscriptions copy them to the observers. As 1.6 does it, each write request is forwarded whole:
  * an HTTP destination gets one POST of its lines to `<url>/write?db=…&rp=…&precision=ns`, a UDP
- * destination one datagram per point (no trailing newline); the ALL mode writes to the destinations
- * one after another, several write requests at a time (the [subscriber] write-concurrency, 40 by
- * default). A write that finds the subscriber's buffers full is not copied at all (counted in its
- * `subWriteDrop` statistic), so InfluxDB may lose data on HTTP too.
+ * destination one datagram per point (no trailing newline), several write requests at a time (the
+ * [subscriber] write-concurrency, 40 by default). A write that finds a subscription's buffer full is
+ * not copied to it (counted in the `subWriteDrop` statistic), so InfluxDB may lose data over HTTP too.
+ *
+ * Each observer gets a subscription of its own, as registering an observer is in tower-edge: one
+ * subscription with several destinations (DESTINATIONS ALL) shares its round-robin index between
+ * those concurrent writers, and so sends some writes twice to one destination and not at all to
+ * another (in 1.6.7, 10 destinations: as many duplicates as lost data).
  */
 
-const destinationSchemes: Partial<Record<LatencyReceiver["protocol"], string>> = { HTTP: "http", UDP: "udp" };
+const destinationSchemes: Partial<Record<Protocol, string>> = { HTTP: "http", UDP: "udp" };
 
 interface QueryAnswer {
   results?: { error?: string }[];
@@ -54,18 +58,22 @@ export async function connectInfluxDb(url: string): Promise<SystemUnderTest | un
     slug: "influxdb",
     protocols: ["HTTP", "UDP"],
     async observe(metric, receivers) {
-      const destinations = receivers.map((receiver) => {
+      // Subscriptions are per retention policy, not per measurement: the bench has one case's at a time.
+      const subscriptions = receivers.map((receiver, index) => {
         const scheme = destinationSchemes[receiver.protocol];
         if (scheme === undefined) throw new Error(`InfluxDB subscriptions have no ${receiver.protocol} destinations`);
-        return `'${scheme}://${receiverHost}:${receiver.port}'`;
+        return { name: `"${metric}-${index}"`, destination: `'${scheme}://${receiverHost}:${receiver.port}'` };
       });
-      // Subscriptions are per retention policy, not per measurement: one case's at a time.
-      await query(`CREATE SUBSCRIPTION "${metric}" ON ${retentionPolicy} DESTINATIONS ALL ${destinations.join(", ")}`);
-      return () => query(`DROP SUBSCRIPTION "${metric}" ON ${retentionPolicy}`);
+      for (const { name, destination } of subscriptions) {
+        await query(`CREATE SUBSCRIPTION ${name} ON ${retentionPolicy} DESTINATIONS ALL ${destination}`);
+      }
+      return async () => {
+        for (const { name } of subscriptions) await query(`DROP SUBSCRIPTION ${name} ON ${retentionPolicy}`);
+      };
     },
     async post(metric, data) {
       const body = data.map((datum) => formatLine(metric, datum)).join("");
-      return (await send(agent, write, { method: "POST", body, contentType: "text/plain" })) === 204;
+      return refusal(await send(agent, write, { method: "POST", body, contentType: "text/plain" }), 204);
     },
     async close() {
       agent.destroy();

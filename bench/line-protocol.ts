@@ -1,28 +1,35 @@
 /*
  * The bench's data as both systems under test deliver them: InfluxDB line protocol,
- * `<metric>,resourceId=<id> value=<posted at, ms> <posted at, ns>`. The resource id is the datum's
- * sequence number and the value the wall-clock time it was posted, so an arrival alone yields its
- * latency, with no clock but this machine's. Metric names and ids in the bench need no escaping.
+ * `<metric>,resourceId=<resource> value=<sequence number> <posted at, ns>`. The value identifies
+ * the datum, and the bench keeps the time each was posted, so an arrival yields its latency with
+ * no clock but this machine's. The sequence number is a field, not a tag: InfluxDB creates a series
+ * per tag value (and refuses writes beyond 100,000 values of one tag by default), so the data
+ * spread over a fixed set of resources instead. Metric names and ids in the bench need no escaping.
  */
 
 export interface BenchDatum {
-  /** A decimal sequence number for measured data; probes' ids start with `probe`. */
   resourceId: string;
+  value: number;
   /** Date.now() when the datum was posted. */
   postedAt: number;
 }
 
-const probePrefix = "probe";
+const resources = 1_000;
+const probeResource = "probe";
+
+export function measuredDatum(sequence: number, postedAt: number): BenchDatum {
+  return { resourceId: `r${sequence % resources}`, value: sequence, postedAt };
+}
 
 /** A datum that only shows a path is clear (see awaitProbe); receivers count it apart from measured data. */
 export function probeDatum(attempt: number): BenchDatum {
-  return { resourceId: `${probePrefix}${attempt}`, postedAt: Date.now() };
+  return { resourceId: probeResource, value: attempt, postedAt: Date.now() };
 }
 
-export const isProbe = (resourceId: string) => resourceId.startsWith(probePrefix);
+export const isProbe = (resourceId: string) => resourceId === probeResource;
 
 export function formatLine(metric: string, datum: BenchDatum): string {
-  return `${metric},resourceId=${datum.resourceId} value=${datum.postedAt} ${datum.postedAt}000000\n`;
+  return `${metric},resourceId=${datum.resourceId} value=${datum.value} ${datum.postedAt}000000\n`;
 }
 
 export interface ReceivedLine {

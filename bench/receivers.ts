@@ -17,14 +17,18 @@ export class LatencyRecorder {
   readonly latencies: number[] = [];
   duplicates = 0;
   probes = 0;
-  /** Lines that are not the bench's metric in its line format (a fault of the bench or the system), and the first. */
+  /** Lines not in the bench's format or of no datum posted (a fault of the bench or the system), and the first. */
   unreadable = 0;
   firstUnreadable: string | undefined;
   /** Date.now() of the last first arrival of a measured datum; 0 before any. */
   lastArrival = 0;
-  private readonly seen = new Set<string>();
+  private readonly seen = new Set<number>();
 
-  constructor(private readonly metric: string) {}
+  /** `postedAt[n]`: when datum n was posted (filled in as the bench posts). */
+  constructor(
+    private readonly metric: string,
+    private readonly postedAt: readonly number[],
+  ) {}
 
   get distinct(): number {
     return this.seen.size;
@@ -35,16 +39,19 @@ export class LatencyRecorder {
     for (const line of text.split("\n")) {
       if (line === "") continue;
       const received = parseLine(line);
-      if (received === undefined || received.metric !== this.metric) {
+      // Another metric's line is an earlier case's, late, sent to the port this receiver now has.
+      if (received !== undefined && received.metric !== this.metric) continue;
+      const postedAt = received && this.postedAt[received.value];
+      if (received !== undefined && isProbe(received.resourceId)) {
+        this.probes += 1;
+      } else if (received === undefined || postedAt === undefined) {
         this.unreadable += 1;
         this.firstUnreadable ??= line;
-      } else if (isProbe(received.resourceId)) {
-        this.probes += 1;
-      } else if (this.seen.has(received.resourceId)) {
+      } else if (this.seen.has(received.value)) {
         this.duplicates += 1;
       } else {
-        this.seen.add(received.resourceId);
-        this.latencies.push(arrival - received.value);
+        this.seen.add(received.value);
+        this.latencies.push(arrival - postedAt);
         this.lastArrival = arrival;
       }
     }
@@ -125,9 +132,13 @@ async function udpReceiver(recorder: LatencyRecorder) {
 
 const starters = { HTTP: httpReceiver, TCP: tcpReceiver, UDP: udpReceiver } satisfies Record<Protocol, unknown>;
 
-/** Starts an observer of `metric` that records the latency of each datum it receives. */
-export async function startLatencyReceiver(protocol: Protocol, metric: string): Promise<LatencyReceiver> {
-  const recorder = new LatencyRecorder(metric);
+/** Starts an observer of `metric` that records the latency of each datum it receives (see LatencyRecorder). */
+export async function startLatencyReceiver(
+  protocol: Protocol,
+  metric: string,
+  postedAt: readonly number[],
+): Promise<LatencyReceiver> {
+  const recorder = new LatencyRecorder(metric, postedAt);
   const { port, close } = await starters[protocol](recorder);
   return { protocol, port, recorder, close };
 }

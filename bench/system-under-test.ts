@@ -11,9 +11,15 @@ export interface SystemUnderTest {
   readonly protocols: readonly Protocol[];
   /** Makes every receiver an observer of `metric`; resolves with what undoes that. */
   observe(metric: string, receivers: readonly LatencyReceiver[]): Promise<() => Promise<void>>;
-  /** Posts data of `metric` in one request; resolves whether they were accepted. */
-  post(metric: string, data: readonly BenchDatum[]): Promise<boolean>;
+  /** Posts data of `metric` in one request; resolves with why they were refused, or undefined once accepted. */
+  post(metric: string, data: readonly BenchDatum[]): Promise<string | undefined>;
   /** Failed deliveries to the observers of `metric` as the system reports them, where it does (for a loss's cause). */
   deliveryFailures?(metric: string): Promise<string[]>;
   close(): Promise<void>;
+}
+
+/** The refusal `post` reports for an HTTP status (0: no answer) other than `accepted`. */
+export function refusal(status: number, accepted: number): string | undefined {
+  if (status === accepted) return undefined;
+  return status === 0 ? "no answer" : `HTTP ${status}`;
 }

@@ -1,9 +1,8 @@
 import { Agent } from "node:http";
 import { rdfJsonBody } from "../test/support/monitoring-data.ts";
 import { send } from "./http-client.ts";
-import type { BenchDatum } from "./line-protocol.ts";
 import { type LatencyReceiver, receiverHost } from "./receivers.ts";
-import type { SystemUnderTest } from "./system-under-test.ts";
+import { refusal, type SystemUnderTest } from "./system-under-test.ts";
 
 /** Observers in INFLUXDB format, so that one parser reads what either system delivers. */
 function observerBody(receiver: LatencyReceiver) {
@@ -15,7 +14,6 @@ function observerBody(receiver: LatencyReceiver) {
 }
 
 interface ObserverReport {
-  id: string;
   protocol: string;
   status: { failed: number; lost: number; lastError: string | null };
 }
@@ -45,11 +43,11 @@ export function towerEdge(serviceUrl: string): SystemUnderTest {
       // Deleting the metric removes its observers, so nothing keeps delivering to closed receivers.
       return () => expectStatus(fetch(url, json("DELETE")), 204, `deleting metric ${metric}`);
     },
-    async post(metric, data: readonly BenchDatum[]) {
+    async post(metric, data) {
       const body = rdfJsonBody(
-        data.map(({ resourceId, postedAt }) => ({ id: `d${resourceId}`, metric, timestamp: postedAt, value: postedAt, resourceId })),
+        data.map(({ resourceId, value, postedAt }) => ({ id: `${resourceId}-${value}`, metric, timestamp: postedAt, value, resourceId })),
       );
-      return (await send(agent, intake, { method: "POST", body: JSON.stringify(body) })) === 204;
+      return refusal(await send(agent, intake, { method: "POST", body: JSON.stringify(body) }), 204);
     },
     async deliveryFailures(metric) {
       const observers = (await (await fetch(`${metricUrl(metric)}/observers`)).json()) as { id: string }[];

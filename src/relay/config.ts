@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseRange } from "./ip-ranges.ts";
+import { parseRange } from "../shared/ip-ranges.ts";
 import { maxUdpPayloadBytes } from "./udp-sender.ts";
 
 /** An unset and an empty variable both mean "use the default". */

@@ -1,38 +1,13 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { type AddressRange, parseAddress, parseRange, rangeContains, rangeWithin } from "./ip-ranges.ts";
-
-/**
- * Ranges that are not the public internet: reaching them from a relay would let anyone who can
- * register an observer probe the relay's own network (SSRF). Denied unless RELAY_ALLOW_PRIVATE
- * is set or an allowed range names them explicitly.
- */
-const nonPublicRangeList: readonly (readonly [range: string, name: string])[] = [
-  ["0.0.0.0/8", "this-network"],
-  ["10.0.0.0/8", "private-use"],
-  ["100.64.0.0/10", "shared (carrier-grade NAT)"],
-  ["127.0.0.0/8", "loopback"],
-  ["169.254.0.0/16", "link-local"],
-  ["172.16.0.0/12", "private-use"],
-  ["192.0.0.0/24", "IETF protocol assignments"],
-  ["192.0.2.0/24", "documentation"],
-  ["192.168.0.0/16", "private-use"],
-  ["198.18.0.0/15", "benchmarking"],
-  ["198.51.100.0/24", "documentation"],
-  ["203.0.113.0/24", "documentation"],
-  ["224.0.0.0/4", "multicast"],
-  ["240.0.0.0/4", "reserved or broadcast"],
-  // Unspecified, loopback and the deprecated IPv4-compatible form (::a.b.c.d).
-  ["::/96", "unspecified, loopback or IPv4-compatible"],
-  ["64:ff9b::/96", "NAT64 (embeds an IPv4 address)"],
-  ["64:ff9b:1::/48", "local-use NAT64"],
-  ["100::/64", "discard-only"],
-  ["2001:db8::/32", "documentation"],
-  ["fc00::/7", "unique-local"],
-  ["fe80::/10", "link-local"],
-  ["ff00::/8", "multicast"],
-];
-const nonPublicRanges = nonPublicRangeList.map(([text, name]) => ({ range: parseRange(text), name }));
+import {
+  type AddressRange,
+  nonPublicRangeOf,
+  nonPublicRanges,
+  parseAddress,
+  rangeContains,
+  rangeWithin,
+} from "../shared/ip-ranges.ts";
 
 export interface DestinationPolicyOptions {
   /** When not empty, only these ranges may be reached. */
@@ -58,6 +33,11 @@ export class DestinationRefused extends Error {
   override readonly name = "DestinationRefused";
 }
 
+/**
+ * Where deliveries may go. The ranges that are not the public internet (shared with the Worker's
+ * observer checks) are denied unless RELAY_ALLOW_PRIVATE is set or an allowed range names them
+ * explicitly: otherwise anyone who can register an observer could probe the relay's own network.
+ */
 export class DestinationPolicy {
   /** Allowed ranges that lie wholly inside a non-public range: naming one opts into it. */
   private readonly explicitlyAllowedNonPublic: readonly AddressRange[];
@@ -83,7 +63,7 @@ export class DestinationPolicy {
     if (this.options.allowPrivate || this.explicitlyAllowedNonPublic.some((range) => rangeContains(range, point))) {
       return undefined;
     }
-    const nonPublic = nonPublicRanges.find(({ range }) => rangeContains(range, point));
+    const nonPublic = nonPublicRangeOf(point);
     return nonPublic && `${address} is in the ${nonPublic.name} range ${nonPublic.range.text}`;
   }
 

@@ -4,7 +4,7 @@ import { call, tokens } from "./support/requests";
 
 const prefixes = ["", "/v1"] as const;
 
-/** Every admin route of API.md, with a body it would accept. */
+/** Every admin route, with a body it would accept. */
 const adminRoutes: [method: string, path: string, body?: unknown][] = [
   ["GET", "/resources"],
   ["PUT", "/resources", {}],
@@ -19,6 +19,7 @@ const adminRoutes: [method: string, path: string, body?: unknown][] = [
   ["GET", "/metrics/cpu/observers"],
   ["GET", "/metrics/cpu/observers/o1"],
   ["DELETE", "/metrics/cpu/observers/o1"],
+  ["GET", "/usage"],
 ];
 const everyAdminRoute = prefixes.flatMap((prefix) =>
   adminRoutes.map(([method, path, body]) => ({ method, path: `${prefix}${path}`, body })),
@@ -105,7 +106,7 @@ describe("with a token that is not configured", () => {
 });
 
 describe("admin tokens", () => {
-  it.each([tokens.admin, tokens.secondAdmin])("%s reaches the admin routes (several tokens per role)", async (token) => {
+  it.each([tokens.admin, tokens.secondAdmin])("%s reaches the admin routes (several per role)", async (token) => {
     expect((await call("GET", "/v1/resources", { token })).status).toBe(200);
     expect((await call("PUT", `/metrics/declared-by-${token}`, { token })).status).toBe(201);
     expect(await (await call("GET", "/v1/metrics", { token })).json()).toContain(`declared-by-${token}`);
@@ -152,6 +153,20 @@ describe("the API's surface is hidden from clients without a valid token", () =>
     }
   });
 
+  it.each([
+    "/healthz%2F..%2Fresources",
+    "/v1/healthz/../resources",
+    "/healthz/%2e%2e/resources",
+    "/monitoringdata%2F..%2Fresources",
+    "/v1/v1/healthz",
+    "/v1//healthz",
+    "//resources",
+    "/HEALTHZ",
+  ])("does not take %s for an open or ingest route", async (path) => {
+    await expectRefused(await call("GET", path), 401, missingToken, challenges.missing);
+    await expectRefused(await call("GET", path, { token: tokens.ingest }), 403, wrongRole, challenges.scope);
+  });
+
   it("answers a body over the size limit 401, not 413, without a token", async () => {
     const huge = { padding: "x".repeat(2 * 1024 * 1024) };
     const response = await call("PUT", "/resources", { token: "wrong", body: huge });
@@ -177,5 +192,23 @@ describe("a refused request changes nothing", () => {
     expect((await call("PUT", "/metrics/never-seen", { token: tokens.ingest })).status).toBe(403);
     expect((await call("GET", "/metrics/never-seen", { token: tokens.admin })).status).toBe(404);
     expect(await (await call("GET", "/metrics", { token: tokens.admin })).json()).not.toContain("never-seen");
+  });
+});
+
+describe("configured tokens", () => {
+  it("never appear in an answer, whatever was sent", async () => {
+    const responses = [
+      await call("GET", "/healthz"),
+      await call("GET", "/metrics"),
+      await call("GET", "/metrics", { token: `${tokens.admin}-guess` }),
+      await call("PUT", "/resources", { token: tokens.ingest, body: {} }),
+      await call("GET", "/v1/nope", { token: tokens.admin }),
+      await call("DELETE", "/results", { token: tokens.ingest }),
+      await call("POST", "/monitoringdata", { token: tokens.ingest, body: { bad: true } }),
+    ];
+    for (const response of responses) {
+      const answer = [...response.headers].flat().join("\n") + (await response.text());
+      for (const token of Object.values(tokens)) expect(answer).not.toContain(token);
+    }
   });
 });

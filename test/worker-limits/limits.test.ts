@@ -81,7 +81,7 @@ describe("MAX_DATA_PER_REQUEST", () => {
     expect(await registeredMetrics()).toEqual(expect.arrayContaining(["within-0", "within-1", "within-2"]));
   });
 
-  it.each(["/monitoringdata", "/v1/results"])("refuses one datum more at %s with 413, and queues nothing", async (path) => {
+  it.each(["/monitoringdata", "/v1/results"])("refuses one datum more at %s with 413; nothing queued", async (path) => {
     const response = await sendJson("POST", path, rdfJsonBody(data(4, (index) => `over-${index}`)));
     await expectProblem(response, 413, {
       type: "urn:tower-edge:problem:payload-too-large",
@@ -97,7 +97,7 @@ describe("MAX_OBSERVERS_PER_METRIC", () => {
   const observers = "/metrics/crowded/observers";
   const callback = (index: number) => ({ callbackUrl: `https://receiver.example/${index}` });
 
-  it("refuses an observer beyond the limit with 409, still recognises registered ones, and frees a place on delete", async () => {
+  it("refuses an observer beyond the limit with 409, knows registered ones, and frees a place on delete", async () => {
     expect((await request("PUT", "/metrics/crowded")).status).toBe(201);
     const first = await sendJson("POST", observers, callback(1));
     expect(first.status).toBe(201);

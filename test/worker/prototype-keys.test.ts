@@ -51,7 +51,8 @@ describe.each(prototypeKeys)("the key %s", (key) => {
   it("is plain data as a resource id, a datum id, a resourceId and a metric name", async () => {
     const model = `[{"clazz":"CloudProvider","id":"${key}","type":"t"}]`;
     expect((await send("POST", "/resources", model)).status).toBe(204);
-    expect(await (await request("GET", `/resources/${key}`)).json()).toEqual({ clazz: "CloudProvider", id: key, type: "t" });
+    const stored = await request("GET", `/resources/${key}`);
+    expect(await stored.json()).toEqual({ clazz: "CloudProvider", id: key, type: "t" });
 
     const subject = rdfJsonSubject({ metric: `metric-${key}`, timestamp: 1, value: 1, resourceId: key });
     const data = `{"${key}":${JSON.stringify(subject)}}`;

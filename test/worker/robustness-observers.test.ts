@@ -28,7 +28,9 @@ describe("observer registration under random and mutated bodies", () => {
     "answers a success or a problem, and a problem leaves the observers as they were",
     async () => {
       await checkFuzzedWrites({
-        bodies: fc.tuple(fuzzBodies(validRegistrations), metricSegment).map(([body, segment]) => ({ ...body, segment })),
+        bodies: fc
+          .tuple(fuzzBodies(validRegistrations), metricSegment)
+          .map(([body, segment]) => ({ ...body, segment })),
         send: (body) => sendFuzzBody("POST", `/metrics/${body.segment}/observers`, body),
         readState: () => listObservers(metric),
       });

@@ -1,11 +1,16 @@
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/worker/app";
 import { declareMetric, listObservers, observersPath } from "./support/metrics";
 import { sendJson } from "./support/resources";
 
 describe("observer secrets", () => {
   const secret = "never-echo-this-secret-0123456789";
+  const metric = "secretive";
+
+  beforeAll(async () => {
+    await declareMetric(metric);
+  });
 
   it.each([
     ["an unknown field beside it", { callbackUrl: "https://receiver.example/", secret, extra: secret }],
@@ -13,11 +18,11 @@ describe("observer secrets", () => {
     ["a protocol mismatch", { protocol: "TCP", callbackUrl: "https://receiver.example/", secret }],
     ["a secret too long", { callbackUrl: "https://receiver.example/", secret: secret.repeat(5) }],
     ["a secret of the wrong type", { callbackUrl: "https://receiver.example/", secret: [secret] }],
-  ])("are not echoed in the 400 for %s", async (_, body) => {
-    await declareMetric(`secretive-${Object.keys(body).length}-${JSON.stringify(body).length}`);
-    const response = await sendJson("POST", observersPath(`secretive-${Object.keys(body).length}-${JSON.stringify(body).length}`), body);
+  ])("are not echoed in the 400 for %s, and nothing is registered", async (_, body) => {
+    const response = await sendJson("POST", observersPath(metric), body);
     expect(response.status).toBe(400);
     expect(await response.text()).not.toContain(secret);
+    expect(await listObservers(metric)).toEqual([]);
   });
 });
 
@@ -26,14 +31,11 @@ describe("an unexpected error", () => {
     vi.restoreAllMocks();
   });
 
-  it.each([
-    ["an Error", () => new Error("db password=hunter2 at /srv/tower/internal.ts:42")],
-    ["a thrown string", () => "db password=hunter2"],
-  ])("from %s is answered with a 500 problem that shows no internals", async (_, failure) => {
+  it("is answered with a 500 problem that shows no internals", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const app = createApp();
     app.get("/explode", () => {
-      throw failure();
+      throw new Error("db password=hunter2 at /srv/tower/internal.ts:42");
     });
 
     const response = await app.fetch(new Request("http://service/explode"), env);

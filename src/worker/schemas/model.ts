@@ -204,10 +204,25 @@ const flatModelSchema = z
  */
 export const modelUploadSchema = z.unknown().transform((body, ctx): LocatedResource[] => {
   const result = (Array.isArray(body) ? flatModelSchema : groupedModelSchema).safeParse(body);
-  if (result.success) return result.data;
-  for (const issue of result.error.issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  const prototypeKeys = prototypeKeyPaths(body);
+  if (result.success && prototypeKeys.length === 0) return result.data;
+  for (const issue of result.success ? [] : result.error.issues) {
+    ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  }
+  for (const path of prototypeKeys) ctx.addIssue({ code: "custom", path, message: "Unknown field." });
   return z.NEVER;
 });
+
+/**
+ * Where the body holds an own "__proto__" key. JSON.parse keeps it as data, but zod's objects drop
+ * it silently, so the schemas above cannot report it; no model field has that name.
+ */
+function prototypeKeyPaths(value: unknown, path: PropertyKey[] = []): PropertyKey[][] {
+  if (typeof value !== "object" || value === null) return [];
+  const found: PropertyKey[][] = Object.hasOwn(value, "__proto__") ? [[...path, "__proto__"]] : [];
+  for (const [key, child] of Object.entries(value)) found.push(...prototypeKeyPaths(child, [...path, key]));
+  return found;
+}
 
 /** The path parameter of /resources/:id. */
 export const resourceIdParams = z.object({ id: resourceId });

@@ -16,7 +16,10 @@ export const runMarker = "@run@";
 
 const prototypeKeys = ["__proto__", "constructor", "prototype", "toString", "valueOf", "hasOwnProperty"];
 
-const suspiciousKey = fc.oneof(fc.constantFrom(...prototypeKeys, "", "clazz", "id", "type"), fc.string({ maxLength: 12 }));
+const suspiciousKey = fc.oneof(
+  fc.constantFrom(...prototypeKeys, "", "clazz", "id", "type"),
+  fc.string({ maxLength: 12 }),
+);
 
 const suspiciousString = fc.constantFrom(
   ...prototypeKeys,
@@ -136,7 +139,7 @@ function brokenText(valid: readonly Json[]): fc.Arbitrary<string> {
   return fc.oneof(
     fc.string({ maxLength: 200 }),
     truncated,
-    fc.constantFrom("", "null", "[]", "{}", '"text"', "0", "true", '{"__proto__":{"polluted":true}}', "[".repeat(5_000)),
+    fc.constantFrom("", "null", "[]", "{}", '"text"', "0", "true", '{"__proto__":{"x":1}}', "[".repeat(5_000)),
     fc.jsonValue().map((value) => JSON.stringify(value)),
   );
 }
@@ -175,7 +178,8 @@ export function sendFuzzBody(method: string, path: string, body: FuzzBody): Prom
 async function expectSuccessOrProblem(response: Response): Promise<boolean> {
   const text = await response.text();
   expect(response.status, text).toBeLessThan(500);
-  if (response.status < 400) return true;
+  if (response.ok) return true;
+  expect(response.status, text).toBeGreaterThanOrEqual(400);
   expect(response.headers.get("content-type")).toBe("application/problem+json");
   const problem = JSON.parse(text) as Record<string, unknown>;
   expect(problem).toEqual({
@@ -199,9 +203,9 @@ function objectPrototypeKeys(): string[] {
 /** Long enough for 100 runs on a loaded two-core machine, and for shrinking a counterexample. */
 export const fuzzTimeoutMs = 120_000;
 
-export interface FuzzedWrites {
-  bodies: fc.Arbitrary<FuzzBody>;
-  send(body: FuzzBody): Promise<Response>;
+export interface FuzzedWrites<Body extends FuzzBody> {
+  bodies: fc.Arbitrary<Body>;
+  send(body: Body): Promise<Response>;
   /** What a rejected request must leave untouched, as the API shows it. */
   readState(): Promise<unknown>;
 }
@@ -211,7 +215,11 @@ export interface FuzzedWrites {
  * the state as it was, and none pollutes Object.prototype. After the time limit the remaining
  * runs (and shrinking steps) are skipped, so a slow machine runs fewer rather than time out.
  */
-export async function checkFuzzedWrites({ bodies, send, readState }: FuzzedWrites): Promise<void> {
+export async function checkFuzzedWrites<Body extends FuzzBody>({
+  bodies,
+  send,
+  readState,
+}: FuzzedWrites<Body>): Promise<void> {
   const prototypeBefore = objectPrototypeKeys();
   let state = await readState();
   await fc.assert(
