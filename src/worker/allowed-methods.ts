@@ -10,7 +10,7 @@ function patternToRegExp(pattern: string): RegExp {
       return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     })
     .join("/");
-  return new RegExp(`^${source}/?$`);
+  return new RegExp(`^${source}$`);
 }
 
 /**

@@ -1,9 +1,10 @@
 import { z } from "zod";
 
+/** Only "true" turns a flag on: a misspelt AUTH_DISABLED leaves authentication on. */
 const flag = z
-  .enum(["true", "false", ""])
+  .string()
   .optional()
-  .transform((value) => value === "true");
+  .transform((value) => value?.trim().toLowerCase() === "true");
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().catch(fallback);
 const tokenList = z
   .string()

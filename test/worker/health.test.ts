@@ -18,6 +18,12 @@ describe("unknown paths and methods", () => {
     expect(await response.json()).toMatchObject({ status: 404, title: "Resource not found" });
   });
 
+  it("answers 404, not 405, for a known path with a trailing slash", async () => {
+    const response = await exports.default.fetch("http://service/healthz/", { method: "DELETE" });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("allow")).toBeNull();
+  });
+
   it("answers 405 with Allow for a known path and a wrong method", async () => {
     const response = await exports.default.fetch("http://service/v1/healthz", { method: "DELETE" });
     expect(response.status).toBe(405);
