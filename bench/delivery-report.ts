@@ -5,7 +5,7 @@ import type { BenchSection } from "./section.ts";
 import type { SystemUnderTest } from "./system-under-test.ts";
 
 const dataPerRequest = 100;
-const waits: DeliveryWaits = { settleTimeoutSeconds: 120, quietSeconds: 5, drainTimeoutSeconds: 60 };
+const waits: DeliveryWaits = { settleTimeoutSeconds: 120, quietSeconds: 10, drainTimeoutSeconds: 60 };
 
 interface Measured {
   system: SystemUnderTest;
@@ -15,8 +15,24 @@ interface Measured {
   result: DeliveryResult;
 }
 
+const resultColumns = [
+  "observers",
+  "system",
+  "rate data/s",
+  "posted data/s",
+  "data posted",
+  "rejected",
+  "delivered data/s per observer",
+  "p50 ms",
+  "p99 ms",
+  "lost",
+  "duplicates",
+];
+/** UDP tables add what the kernel says about datagrams dropped at the receivers. */
+const udpColumns = [...resultColumns, "datagrams dropped by receive buffers"];
+
 function resultRow({ system, observers, rate, result }: Measured): string[] {
-  return [
+  const row = [
     String(observers),
     system.name,
     fixed(rate),
@@ -29,6 +45,7 @@ function resultRow({ system, observers, rate, result }: Measured): string[] {
     fixed(result.lost),
     fixed(result.duplicates),
   ];
+  return result.receiveBufferDrops === undefined ? row : [...row, fixed(result.receiveBufferDrops)];
 }
 
 function ratioRows(measured: readonly Measured[], ours: SystemUnderTest, theirs: SystemUnderTest): string[][] {
@@ -80,13 +97,16 @@ export const deliverySection: BenchSection = async ({ settings, towerEdge, influ
   }
 
   const lines = [
-    `Delivery: an open loop posts data to one metric for ${settings.seconds} s, in requests of ${dataPerRequest}, at ` +
-      `${fixed(settings.deliveryRate)} data/s or, with many observers, ${fixed(settings.fanOutRate)} deliveries/s ÷ observers ` +
-      "(the \"rate\" column). The observers take INFLUXDB line protocol whose value is the datum's sequence number, " +
-      "over 1,000 resource ids: latency runs from post to first arrival, p50/p99 over every datum and observer. Delivered data/s: data an " +
-      "observer received, on average, per second from the first post to the last arrival. Lost: accepted data an " +
-      `observer had not received when nothing more arrived for ${waits.quietSeconds} s, summed over observers. Before ` +
-      "each case a probe datum has to reach every observer, so that earlier cases' backlogs are drained.",
+    `Delivery: an open loop posts data to one metric for ${settings.seconds} s, in requests of ${dataPerRequest}, ` +
+      `at ${fixed(settings.deliveryRate)} data/s or, with many observers, ${fixed(settings.fanOutRate)} ` +
+      'deliveries/s ÷ observers (the "rate" column). The observers take INFLUXDB line protocol whose value is ' +
+      "the datum's sequence number (over 1,000 resource ids); the bench keeps when it posted each. Latency runs " +
+      "from post to first arrival, p50/p99 over every datum and observer. Delivered data/s: data an observer " +
+      "received, on average, per second from the first post to the last arrival. Lost: accepted data an observer " +
+      `had not received when nothing more arrived for ${waits.quietSeconds} s, summed over observers; for UDP, ` +
+      "the kernel's count of datagrams dropped at full receive buffers (this machine, all sockets) tells how much " +
+      "of that the receivers dropped. Before each case a probe datum has to reach every observer, so that earlier " +
+      "cases' backlogs are drained.",
     "",
   ];
   lines.push(
@@ -97,28 +117,9 @@ export const deliverySection: BenchSection = async ({ settings, towerEdge, influ
     "",
   );
   for (const protocol of settings.protocols) {
-    lines.push(
-      `${protocol} observers:`,
-      "",
-      ...markdownTable(
-        [
-          "observers",
-          "system",
-          "rate data/s",
-          "posted data/s",
-          "data posted",
-          "rejected",
-          "delivered data/s per observer",
-          "p50 ms",
-          "p99 ms",
-          "lost",
-          "duplicates",
-        ],
-        measured.filter((entry) => entry.protocol === protocol).map(resultRow),
-        2,
-      ),
-      "",
-    );
+    const entries = measured.filter((entry) => entry.protocol === protocol);
+    const withDrops = entries.some((entry) => entry.result.receiveBufferDrops !== undefined);
+    lines.push(`${protocol} observers:`, "", ...markdownTable(withDrops ? udpColumns : resultColumns, entries.map(resultRow), 2), "");
   }
   if (influxDb !== undefined) {
     lines.push(

@@ -1,6 +1,7 @@
 import { measuredDatum, probeDatum } from "./line-protocol.ts";
 import { type LatencyReceiver, type Protocol, startLatencyReceiver } from "./receivers.ts";
 import type { SystemUnderTest } from "./system-under-test.ts";
+import { udpReceiveBufferDrops } from "./udp-drops.ts";
 
 export interface DeliveryCase {
   system: SystemUnderTest;
@@ -27,6 +28,8 @@ export interface DeliveryResult {
   p99: number;
   /** Accepted data an observer never received, summed over observers. */
   lost: number;
+  /** UDP only, where the kernel tells: datagrams dropped on this machine for full receive buffers. */
+  receiveBufferDrops: number | undefined;
   duplicates: number;
   /** How long a probe took to reach every observer before posting began (earlier backlogs draining). */
   settleSeconds: number;
@@ -158,8 +161,10 @@ export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: Deliver
     const unobserve = await system.observe(metric, receivers);
     try {
       const settleSeconds = await awaitProbe(system, metric, receivers, waits.settleTimeoutSeconds);
+      const dropsBefore = protocol === "UDP" ? await udpReceiveBufferDrops() : undefined;
       const { firstPost, posted, rejected, rejections, postedPerSecond } = await postOnSchedule(deliveryCase, metric, postedAt);
       await awaitDeliveries(receivers, posted, waits);
+      const dropsAfter = dropsBefore === undefined ? undefined : await udpReceiveBufferDrops();
       assertReadable(system, receivers);
       const recorders = receivers.map((receiver) => receiver.recorder);
       const lost = recorders.reduce((sum, recorder) => sum + Math.max(0, posted - recorder.distinct), 0);
@@ -175,6 +180,7 @@ export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: Deliver
         p50: percentile(latencies, 0.5),
         p99: percentile(latencies, 0.99),
         lost,
+        receiveBufferDrops: dropsBefore === undefined || dropsAfter === undefined ? undefined : dropsAfter - dropsBefore,
         duplicates: recorders.reduce((sum, recorder) => sum + recorder.duplicates, 0),
         settleSeconds,
         failures,

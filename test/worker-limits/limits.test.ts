@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { metricCatalogStub } from "../../src/worker/durable-objects/metric-catalog";
 import { type DatumInput, monitoringNamespace, rdfJsonBody } from "../support/monitoring-data";
-import { expectProblem, readModel, request, sendJson } from "../worker/support/resources";
+import { expectProblem, request, sendJson } from "../worker/support/http";
+import { readModel } from "../worker/support/resources";
 
 /** The limits of the worker-limits project (vitest.config.ts). */
 const limits = { bodyBytes: 4096, dataPerRequest: 3, observersPerMetric: 2, metricNameLength: 16 };

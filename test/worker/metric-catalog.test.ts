@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { metricStub } from "../../src/worker/durable-objects/metric";
 import { metricCatalogStub } from "../../src/worker/durable-objects/metric-catalog";
 import { declareMetric, metricPath } from "./support/metrics";
-import { prefixes, request } from "./support/resources";
+import { prefixes, request } from "./support/http";
 
 // This file owns its storage, so GET /metrics shows exactly the metrics created here.
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { DeliveryOutcome } from "../../src/worker/durable-objects/metric";
 import { addObserver, declareMetric, metricPath, observersPath } from "./support/metrics";
-import { request, sendJson } from "./support/resources";
+import { request, sendJson } from "./support/http";
 
 /** The metric's Durable Object, addressed the way the delivery side does. */
 function metricObject(name: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addObserver, declareMetric, listObservers, metricPath } from "./support/metrics";
-import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/resources";
+import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/http";
 
 async function readMetric(name: string, prefix = ""): Promise<unknown> {
   const response = await request("GET", metricPath(name, prefix));

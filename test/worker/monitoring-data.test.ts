@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/worker/app";
 import { monitoringNamespace, rdfJsonBody, rdfJsonSubject } from "../support/monitoring-data";
-import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/resources";
+import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/http";
 
 const datum = (id: string, metric: string) => ({ id, metric, timestamp: 1409223851698, value: "0.5e0", resourceId: "vm1" });
 const intakePaths = prefixes.flatMap((prefix) => [`${prefix}/monitoringdata`, `${prefix}/results`]);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { FieldProblem } from "../../src/shared/problems";
 import { addObserver, declareMetric, listObservers, observersPath, uuid } from "./support/metrics";
-import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/resources";
+import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/http";
 
 const metric = "validated";
 const detail = "The request has problems; see errors.";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addObserver, declareMetric, listObservers, metricPath, observersPath, uuid } from "./support/metrics";
-import { expectProblem, prefixes, request, sendJson } from "./support/resources";
+import { expectProblem, prefixes, request, sendJson } from "./support/http";
 
 function notFound(detail: string) {
   return { type: "urn:tower-edge:problem:not-found", title: "Resource not found", status: 404, detail };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { monitoringNamespace, rdfJsonSubject } from "../support/monitoring-data";
 import { declareMetric, listObservers, observersPath } from "./support/metrics";
-import { readModel, request } from "./support/resources";
+import { request } from "./support/http";
+import { readModel } from "./support/resources";
 
 /*
  * JSON.parse makes "__proto__" an ordinary own key, but copying such an object by assignment sets

@@ -1,14 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { referenceModel, referenceModelStored } from "../support/model";
-import {
-  expectProblem,
-  expectRejected,
-  modelDetail,
-  readModel,
-  request,
-  schemaDetail,
-  upload,
-} from "./support/resources";
+import { expectProblem, request } from "./support/http";
+import { expectRejected, modelDetail, readModel, schemaDetail, upload } from "./support/resources";
 
 // Every rejection is checked to leave the stored model exactly as it was (expectRejected).
 beforeEach(async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyModel, referenceModel, referenceModelFlat, referenceModelStored } from "../support/model";
-import { expectProblem, prefixes, readModel, request, sendJson, upload } from "./support/resources";
+import { expectProblem, prefixes, request, sendJson } from "./support/http";
+import { readModel, upload } from "./support/resources";
 
 // Storage is shared by the tests of this file, so every test starts by uploading the model it needs.
 

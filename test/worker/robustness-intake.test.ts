@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, it } from "vitest";
 import { rdfJsonBody } from "../support/monitoring-data";
 import { checkFuzzedWrites, fuzzBodies, fuzzTimeoutMs, type Json, runMarker, sendFuzzBody } from "./support/fuzz";
-import { request } from "./support/resources";
+import { request } from "./support/http";
 
 /** Valid monitoring data; each run names metrics of its own, so a datum that slipped through shows. */
 const validData: Json[] = [

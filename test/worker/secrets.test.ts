@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/worker/app";
 import { declareMetric, listObservers, observersPath } from "./support/metrics";
-import { sendJson } from "./support/resources";
+import { sendJson } from "./support/http";
 
 describe("observer secrets", () => {
   const secret = "never-echo-this-secret-0123456789";

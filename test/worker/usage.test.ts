@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { usage } from "../../src/worker/usage";
 import { rdfJsonBody } from "../support/monitoring-data";
-import { request, sendJson } from "./support/resources";
+import { request, sendJson } from "./support/http";
 
 async function readUsage(): Promise<typeof usage> {
   const response = await request("GET", "/v1/usage");

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { expect } from "vitest";
-import { request } from "./resources";
+import { request } from "./http";
 
 /*
  * Random and mutated request bodies for property-based tests of the write routes: start from

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { request, sendJson } from "./resources";
+import { request, sendJson } from "./http";
 
 /** Declares a metric that must be new (201). */
 export async function declareMetric(name: string, prefix = ""): Promise<void> {
