@@ -5,7 +5,7 @@ import { fixed, markdownTable } from "./markdown.ts";
 import type { BenchSection } from "./section.ts";
 
 /** Distinct request bodies of `size` data each for metric `metric`. */
-function bodies(count: number, size: number, metric: string): string[] {
+export function bodies(count: number, size: number, metric: string): string[] {
   const timestamp = Date.now();
   return Array.from({ length: count }, (_, request) =>
     JSON.stringify(

@@ -17,6 +17,8 @@ export interface LoadOptions {
   expectedStatus: number;
   concurrency: number;
   seconds: number;
+  /** Stop after this many requests, if the time is not up before. */
+  requests?: number;
 }
 
 /** A closed-loop load: `concurrency` clients on kept-alive connections, each sending as soon as the last answer came. */
@@ -31,7 +33,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const deadline = started + options.seconds * 1000;
 
   const client = async () => {
-    while (performance.now() < deadline) {
+    while (performance.now() < deadline && sent < (options.requests ?? Infinity)) {
       const body = bodies.length > 0 ? bodies[sent++ % bodies.length] : undefined;
       const status = await send(agent, target, { method: options.method, body });
       completed += 1;

@@ -4,13 +4,13 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startWorkerProcess } from "../src/local/worker-process.ts";
-import { readRelayConfig } from "../src/relay/config.ts";
-import { startRelay } from "../src/relay/relay.ts";
 import { freePort } from "../test/node/support/free-port.ts";
 import { deliverySection } from "./delivery-report.ts";
 import { connectInfluxDb } from "./influxdb.ts";
 import { intakeSection } from "./intake.ts";
 import { fixed } from "./markdown.ts";
+import { platformOperationsSection } from "./platform-operations.ts";
+import { startRelayProcess } from "./relay-process.ts";
 import type { BenchContext, BenchSection } from "./section.ts";
 import { benchSettingsSchema } from "./settings.ts";
 import { towerEdge } from "./tower-edge.ts";
@@ -19,7 +19,7 @@ import { towerEdge } from "./tower-edge.ts";
  * The report's parts, run and written in this order. The intake table stays first: the intake
  * ratio at its end is the headline figure.
  */
-const sections: readonly BenchSection[] = [intakeSection, deliverySection];
+const sections: readonly BenchSection[] = [intakeSection, platformOperationsSection, deliverySection];
 
 function commitMeasured(): string {
   const commit = execSync("git rev-parse --short HEAD").toString().trim();
@@ -31,9 +31,7 @@ async function main() {
   const started = performance.now();
   const settings = benchSettingsSchema.parse(process.env);
   const relayToken = randomBytes(24).toString("base64url");
-  const relay = await startRelay(
-    readRelayConfig({ RELAY_PORT: "0", RELAY_TOKEN: relayToken, RELAY_ALLOW_PRIVATE: "true" }),
-  );
+  const relay = await startRelayProcess(relayToken);
   const persistTo = await mkdtemp(join(tmpdir(), "tower-edge-bench-"));
   const worker = await startWorkerProcess({
     port: await freePort(),
@@ -50,7 +48,7 @@ async function main() {
   };
   const lines = [
     `Measured ${new Date().toISOString()} on commit ${commitMeasured()}, ${cpus().length} cores, against ` +
-      "`wrangler dev` (local workerd), the relay in the bench's process.",
+      "`wrangler dev` (local workerd), the relay in a Node process of its own.",
     "",
   ];
   console.log(lines.join("\n"));
@@ -64,7 +62,7 @@ async function main() {
     await bench.towerEdge.close();
     await bench.influxDb?.close();
     await worker.stop();
-    await relay.close();
+    await relay.stop();
     await rm(persistTo, { recursive: true, force: true });
   }
   const duration = `The whole run took ${fixed((performance.now() - started) / 1000)} s.`;

@@ -28,7 +28,7 @@ export function countingRequests<Stub extends object>(stub: Stub): Stub {
 }
 
 /** `fetch`, counted as one outbound request. */
-export function countedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+export function countedFetch(...request: Parameters<typeof fetch>): Promise<Response> {
   usage.outboundRequests += 1;
-  return fetch(input, init);
+  return fetch(...request);
 }

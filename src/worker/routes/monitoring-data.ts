@@ -8,12 +8,23 @@ import { parseMonitoringData } from "../schemas/monitoring-data";
 import { usage } from "../usage";
 import { jsonBody } from "../validation";
 
-async function unavailable<T>(what: string, work: Promise<T>): Promise<T> {
+/**
+ * Runs `work`, once more after a short pause if it fails (a passing overload should not cost the
+ * client a round trip), then answers 503: the client resends, so nothing accepted is lost. A
+ * send that failed after all reached the queue makes a duplicate, which at-least-once allows.
+ */
+async function unavailable<T>(what: string, work: () => Promise<T>): Promise<T> {
   try {
-    return await work;
-  } catch (error) {
-    console.error(`intake: ${what} failed`, error instanceof Error ? error.message : String(error));
-    throw new ApiError(503, "unavailable", `The ${what} could not be reached; resend the request.`);
+    return await work();
+  } catch (firstError) {
+    console.error(`intake: ${what} failed, trying again:`, firstError instanceof Error ? firstError.message : firstError);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      return await work();
+    } catch (error) {
+      console.error(`intake: ${what} failed`, error instanceof Error ? error.message : String(error));
+      throw new ApiError(503, "unavailable", `The ${what} could not be reached; resend the request.`);
+    }
   }
 }
 
@@ -38,8 +49,9 @@ export const monitoringDataRoutes = new Hono<AppEnv>().post("/", jsonBody(z.unkn
     throw ApiError.validation(parsed.problems, "The monitoring data are not valid; nothing was accepted.");
   }
   const { data } = parsed;
-  await unavailable("metric store", registerMetrics(c.env, new Set(data.map((datum) => datum.metric))));
-  await unavailable("intake queue", sendMessages(c.env.INTAKE_QUEUE, encodeIntakeMessages(data)));
+  await unavailable("metric store", () => registerMetrics(c.env, new Set(data.map((datum) => datum.metric))));
+  const messages = encodeIntakeMessages(data);
+  await unavailable("intake queue", () => sendMessages(c.env.INTAKE_QUEUE, messages));
   usage.dataAccepted += data.length;
   return c.body(null, 204);
 });
