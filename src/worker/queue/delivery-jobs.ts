@@ -102,8 +102,10 @@ export async function runDeliveryJobs(env: Env, config: Config, jobs: DeliveryJo
         });
         return;
       }
+      // One set of slices for all the job's observers: a format then serializes each slice once.
+      const jobSlices = slices(job.data, maxDataPerPayload);
       for (const target of targets) {
-        for (const data of slices(job.data, maxDataPerPayload)) {
+        for (const data of jobSlices) {
           const delivery = { metric: job.metric, target, data, webhookId: job.webhookId ?? newWebhookId() };
           deliveries.push(delivery);
           jobOfDelivery.set(delivery, jobIndex);
