@@ -29,6 +29,22 @@ function sha256(text: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest("SHA-256", encoder.encode(text));
 }
 
+/*
+ * The configured tokens' digests, computed once per configuration (readConfig keeps one per env),
+ * not on every request. The values are kept rather than promises, which would be settled in
+ * another request's context.
+ */
+const configuredDigests = new WeakMap<readonly string[], ArrayBuffer[]>();
+
+async function digestsOf(tokens: readonly string[]): Promise<ArrayBuffer[]> {
+  let digests = configuredDigests.get(tokens);
+  if (!digests) {
+    digests = await Promise.all(tokens.map(sha256));
+    configuredDigests.set(tokens, digests);
+  }
+  return digests;
+}
+
 /**
  * Whether the presented token's digest equals the digest of one of `tokens`. Digests have one
  * length whatever the tokens' lengths, the comparison takes the same time wherever they differ,
@@ -37,7 +53,7 @@ function sha256(text: string): Promise<ArrayBuffer> {
  */
 async function matchesAny(presented: ArrayBuffer, tokens: readonly string[]): Promise<boolean> {
   let matched = false;
-  for (const digest of await Promise.all(tokens.map(sha256))) {
+  for (const digest of await digestsOf(tokens)) {
     matched = crypto.subtle.timingSafeEqual(digest, presented) || matched;
   }
   return matched;
