@@ -1,7 +1,7 @@
 import { createSocket } from "node:dgram";
 import { once } from "node:events";
 import { createServer as createHttpServer } from "node:http";
-import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
+import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
 import { isProbe, parseLine } from "./line-protocol.ts";
 
@@ -66,6 +66,20 @@ export interface LatencyReceiver {
   close(): Promise<void>;
 }
 
+/** Listens on a free port of `receiverHost`; closing drops open connections with `dropConnections`. */
+async function listen(server: Server, dropConnections: () => void) {
+  server.listen(0, receiverHost);
+  await once(server, "listening");
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      const closed = new Promise((resolve) => server.close(resolve));
+      dropConnections();
+      await closed;
+    },
+  };
+}
+
 async function httpReceiver(recorder: LatencyRecorder) {
   const server = createHttpServer((request, response) => {
     let body = "";
@@ -76,16 +90,7 @@ async function httpReceiver(recorder: LatencyRecorder) {
       response.writeHead(204).end();
     });
   });
-  server.listen(0, receiverHost);
-  await once(server, "listening");
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: async () => {
-      const closed = new Promise((resolve) => server.close(resolve));
-      server.closeAllConnections();
-      await closed;
-    },
-  };
+  return listen(server, () => server.closeAllConnections());
 }
 
 async function tcpReceiver(recorder: LatencyRecorder) {
@@ -104,16 +109,9 @@ async function tcpReceiver(recorder: LatencyRecorder) {
     socket.on("error", () => undefined);
     socket.on("close", () => sockets.delete(socket));
   });
-  server.listen(0, receiverHost);
-  await once(server, "listening");
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: async () => {
-      const closed = new Promise((resolve) => server.close(resolve));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-  };
+  return listen(server, () => {
+    for (const socket of sockets) socket.destroy();
+  });
 }
 
 /** A receive buffer as large as the kernel grants, so the receiver drops no more than it must. */

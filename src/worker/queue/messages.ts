@@ -35,7 +35,7 @@ export interface DeliveryMessage {
 
 type QueueMessageBody = IntakeMessage | DeliveryMessage;
 
-export const maxMessageBytes = 120_000;
+const maxMessageBytes = 120_000;
 const maxBatchMessages = 100;
 const maxBatchBytes = 250_000;
 
@@ -54,10 +54,6 @@ function fromRow(metric: string, row: DatumRow): Datum {
 
 export function rowsToData(metric: string, rows: readonly DatumRow[]): Datum[] {
   return rows.map((row) => fromRow(metric, row));
-}
-
-export function dataToRows(data: readonly Datum[]): DatumRow[] {
-  return data.map(toRow);
 }
 
 /** UTF-8 length without encoding: JSON texts of data are mostly ASCII. */

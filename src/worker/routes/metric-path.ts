@@ -4,10 +4,7 @@ import type { AppEnv } from "../app-env";
 import { ApiError, zodProblems } from "../../shared/problems";
 import { metricNameSchema } from "../schemas/metric-name";
 
-/**
- * Validates the `:id` path segment as a metric name; `c.req.valid("param").id` is the name. The
- * schema is built per request because its maximum length is configuration.
- */
+/** Validates the `:id` path segment as a metric name; `c.req.valid("param").id` is the name. */
 export const metricNameParam = validator("param", (params: Record<string, string>, c: Context<AppEnv>) => {
   const result = metricNameSchema(c.var.config.MAX_METRIC_NAME_LENGTH).safeParse(params.id);
   if (!result.success) {

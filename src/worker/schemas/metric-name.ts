@@ -11,11 +11,7 @@ function codePointCount(text: string): number {
   return count;
 }
 
-/**
- * A metric name (API.md "Metrics"): 1 to `maxLength` characters (Unicode code points), no control
- * characters and no `/`, which would split the name when it is used as a path segment.
- */
-export function metricNameSchema(maxLength: number) {
+function buildMetricNameSchema(maxLength: number) {
   return z
     .string({ error: "metric name must be a string" })
     .min(1, "metric name must not be empty")
@@ -27,4 +23,17 @@ export function metricNameSchema(maxLength: number) {
     .refine((name) => !controlCharacter.test(name), "metric name must not contain control characters")
     .refine((name) => !name.includes("/"), 'metric name must not contain "/"')
     .refine((name) => !unpairedSurrogate.test(name), "metric name must not contain unpaired surrogates");
+}
+
+const schemaByMaxLength = new Map<number, ReturnType<typeof buildMetricNameSchema>>();
+
+/**
+ * A metric name (API.md "Metrics"): 1 to `maxLength` characters (Unicode code points), no control
+ * characters and no `/`, which would split the name when it is used as a path segment. Built once
+ * per limit: the limit is configuration, and building a zod schema costs more than using it.
+ */
+export function metricNameSchema(maxLength: number) {
+  let schema = schemaByMaxLength.get(maxLength);
+  if (!schema) schemaByMaxLength.set(maxLength, (schema = buildMetricNameSchema(maxLength)));
+  return schema;
 }
