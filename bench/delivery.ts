@@ -1,5 +1,5 @@
 import { measuredDatum, probeDatum } from "./line-protocol.ts";
-import { type LatencyReceiver, type Protocol, startLatencyReceiver } from "./receivers.ts";
+import { type LatencyReceiver, type LatencyRecorder, type Protocol, startLatencyReceiver } from "./receivers.ts";
 import type { SystemUnderTest } from "./system-under-test.ts";
 import { udpReceiveBufferDrops } from "./udp-drops.ts";
 
@@ -21,7 +21,7 @@ export interface DeliveryResult {
   rejections: Map<string, number>;
   /** The posting rate achieved; below `rate` when the bench's own process fell behind its schedule. */
   postedPerSecond: number;
-  /** Data an observer received (first arrivals), on average, per second from the first post to the last arrival. */
+  /** Data an observer received per second in steady state, on average (see steadyDeliveryRate). */
   deliveredPerSecond: number;
   /** Milliseconds from post to first arrival, over every datum and observer. */
   p50: number;
@@ -43,6 +43,12 @@ export interface DeliveryWaits {
   /** Posting stopped and nothing arrived for this long: what has not arrived is lost. */
   quietSeconds: number;
   drainTimeoutSeconds: number;
+}
+
+/** When posting began (Date.now()) and how long it lasted. */
+export interface PostingWindow {
+  start: number;
+  seconds: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -119,7 +125,13 @@ async function postOnSchedule(deliveryCase: DeliveryCase, metric: string, posted
   const postingSeconds = (performance.now() - started) / 1000 + 1 / requestsPerSecond;
   await Promise.all(answers);
   const rejected = [...rejections.values()].reduce((sum, count) => sum + count, 0);
-  return { firstPost, posted: postedAt.length - rejected, rejected, rejections, postedPerSecond: postedAt.length / postingSeconds };
+  return {
+    postingWindow: { start: firstPost, seconds: postingSeconds },
+    posted: postedAt.length - rejected,
+    rejected,
+    rejections,
+    postedPerSecond: postedAt.length / postingSeconds,
+  };
 }
 
 async function awaitDeliveries(receivers: readonly LatencyReceiver[], posted: number, waits: DeliveryWaits): Promise<void> {
@@ -136,6 +148,21 @@ async function awaitDeliveries(receivers: readonly LatencyReceiver[], posted: nu
 function percentile(sorted: Float64Array, fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
+}
+
+/**
+ * Data an observer received per second while the system ran in steady state: the first arrivals
+ * within the posting window shifted by the median latency, divided by the window's length, averaged
+ * over observers. It equals the posting rate when the system keeps up and falls below it as a
+ * backlog builds. (Counting from the first post to the last arrival instead would stay below the
+ * posting rate by the latency of the last data however fast the system is.)
+ */
+export function steadyDeliveryRate(recorders: readonly LatencyRecorder[], postingWindow: PostingWindow, p50: number): number {
+  const from = postingWindow.start + p50;
+  const to = from + postingWindow.seconds * 1000;
+  const inWindow = (recorder: LatencyRecorder) => recorder.arrivals.filter((arrival) => arrival >= from && arrival < to).length;
+  const perObserver = recorders.reduce((sum, recorder) => sum + inWindow(recorder), 0) / recorders.length;
+  return perObserver / postingWindow.seconds;
 }
 
 function assertReadable(system: SystemUnderTest, receivers: readonly LatencyReceiver[]): void {
@@ -162,7 +189,7 @@ export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: Deliver
     try {
       const settleSeconds = await awaitProbe(system, metric, receivers, waits.settleTimeoutSeconds);
       const dropsBefore = protocol === "UDP" ? await udpReceiveBufferDrops() : undefined;
-      const { firstPost, posted, rejected, rejections, postedPerSecond } = await postOnSchedule(deliveryCase, metric, postedAt);
+      const { postingWindow, posted, rejected, rejections, postedPerSecond } = await postOnSchedule(deliveryCase, metric, postedAt);
       await awaitDeliveries(receivers, posted, waits);
       const dropsAfter = dropsBefore === undefined ? undefined : await udpReceiveBufferDrops();
       assertReadable(system, receivers);
@@ -170,14 +197,14 @@ export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: Deliver
       const lost = recorders.reduce((sum, recorder) => sum + Math.max(0, posted - recorder.distinct), 0);
       const failures = lost > 0 ? ((await system.deliveryFailures?.(metric)) ?? []) : [];
       const latencies = Float64Array.from(recorders.flatMap((recorder) => recorder.latencies)).sort();
-      const deliverySeconds = (Math.max(...recorders.map((recorder) => recorder.lastArrival)) - firstPost) / 1000;
+      const p50 = percentile(latencies, 0.5);
       return {
         posted,
         rejected,
         rejections,
         postedPerSecond,
-        deliveredPerSecond: latencies.length === 0 ? 0 : latencies.length / observers / deliverySeconds,
-        p50: percentile(latencies, 0.5),
+        deliveredPerSecond: latencies.length === 0 ? 0 : steadyDeliveryRate(recorders, postingWindow, p50),
+        p50,
         p99: percentile(latencies, 0.99),
         lost,
         receiveBufferDrops: dropsBefore === undefined || dropsAfter === undefined ? undefined : dropsAfter - dropsBefore,

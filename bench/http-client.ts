@@ -6,8 +6,11 @@ export interface OutgoingRequest {
   contentType?: string;
 }
 
-/** Sends one request on `agent` (kept-alive connections) and resolves with its status, 0 on a network error. */
-export function send(agent: Agent, url: URL, outgoing: OutgoingRequest): Promise<number> {
+/** An HTTP status, or the code of the network error that left the request unanswered (e.g. "ECONNRESET"). */
+export type Outcome = number | string;
+
+/** Sends one request on `agent` (kept-alive connections) and resolves with its outcome. */
+export function send(agent: Agent, url: URL, outgoing: OutgoingRequest): Promise<Outcome> {
   const { method, body, contentType } = outgoing;
   return new Promise((resolve) => {
     const pending = request(
@@ -25,7 +28,7 @@ export function send(agent: Agent, url: URL, outgoing: OutgoingRequest): Promise
         response.on("end", () => resolve(response.statusCode ?? 0));
       },
     );
-    pending.on("error", () => resolve(0));
+    pending.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     pending.end(body);
   });
 }

@@ -5,7 +5,7 @@ export interface LoadResult {
   requests: number;
   seconds: number;
   perSecond: number;
-  /** Responses with another status than expected. */
+  /** Requests answered with another status than expected, or not answered at all. */
   errors: number;
 }
 
@@ -35,9 +35,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const client = async () => {
     while (performance.now() < deadline && sent < (options.requests ?? Infinity)) {
       const body = bodies.length > 0 ? bodies[sent++ % bodies.length] : undefined;
-      const status = await send(agent, target, { method: options.method, body });
+      const outcome = await send(agent, target, { method: options.method, body });
       completed += 1;
-      if (status !== options.expectedStatus) errors += 1;
+      if (outcome !== options.expectedStatus) errors += 1;
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, client));

@@ -15,6 +15,8 @@ export const receiverHost = "127.0.0.1";
 export class LatencyRecorder {
   /** Milliseconds from post to first arrival, one entry per datum received. */
   readonly latencies: number[] = [];
+  /** Date.now() of each first arrival, in the order of `latencies`. */
+  readonly arrivals: number[] = [];
   duplicates = 0;
   probes = 0;
   /** Lines not in the bench's format or of no datum posted (a fault of the bench or the system), and the first. */
@@ -22,7 +24,9 @@ export class LatencyRecorder {
   firstUnreadable: string | undefined;
   /** Date.now() of the last first arrival of a measured datum; 0 before any. */
   lastArrival = 0;
-  private readonly seen = new Set<number>();
+  distinct = 0;
+  /** seen[n] is 1 once datum n arrived; grown as needed. */
+  private seen = new Uint8Array(1024);
 
   /** `postedAt[n]`: when datum n was posted (filled in as the bench posts). */
   constructor(
@@ -30,31 +34,46 @@ export class LatencyRecorder {
     private readonly postedAt: readonly number[],
   ) {}
 
-  get distinct(): number {
-    return this.seen.size;
-  }
-
   /** Records whole lines (a trailing newline is optional) that arrived at `arrival`. */
   record(text: string, arrival = Date.now()): void {
-    for (const line of text.split("\n")) {
-      if (line === "") continue;
-      const received = parseLine(line);
-      // Another metric's line is an earlier case's, late, sent to the port this receiver now has.
-      if (received !== undefined && received.metric !== this.metric) continue;
-      const postedAt = received && this.postedAt[received.value];
-      if (received !== undefined && isProbe(received.resourceId)) {
-        this.probes += 1;
-      } else if (received === undefined || postedAt === undefined) {
-        this.unreadable += 1;
-        this.firstUnreadable ??= line;
-      } else if (this.seen.has(received.value)) {
-        this.duplicates += 1;
-      } else {
-        this.seen.add(received.value);
-        this.latencies.push(arrival - postedAt);
-        this.lastArrival = arrival;
-      }
+    for (let start = 0; start < text.length; ) {
+      const newline = text.indexOf("\n", start);
+      const end = newline === -1 ? text.length : newline;
+      if (end > start) this.recordLine(text, start, end, arrival);
+      start = end + 1;
     }
+  }
+
+  private recordLine(text: string, start: number, end: number, arrival: number): void {
+    const received = parseLine(text, start, end);
+    // Another metric's line is an earlier case's, late, sent to the port this receiver now has.
+    if (received !== undefined && received.metric !== this.metric) return;
+    const postedAt = received && this.postedAt[received.value];
+    if (received !== undefined && isProbe(received.resourceId)) {
+      this.probes += 1;
+    } else if (received === undefined || postedAt === undefined) {
+      this.unreadable += 1;
+      this.firstUnreadable ??= text.slice(start, end);
+    } else if (this.hasSeen(received.value)) {
+      this.duplicates += 1;
+    } else {
+      this.distinct += 1;
+      this.latencies.push(arrival - postedAt);
+      this.arrivals.push(arrival);
+      this.lastArrival = arrival;
+    }
+  }
+
+  /** Whether datum `sequence` (an index of postedAt) arrived before; marks it as arrived. */
+  private hasSeen(sequence: number): boolean {
+    if (sequence >= this.seen.length) {
+      const grown = new Uint8Array(Math.max(sequence + 1, this.seen.length * 2));
+      grown.set(this.seen);
+      this.seen = grown;
+    }
+    if (this.seen[sequence] === 1) return true;
+    this.seen[sequence] = 1;
+    return false;
   }
 }
 
@@ -86,8 +105,10 @@ async function httpReceiver(recorder: LatencyRecorder) {
     request.setEncoding("utf8");
     request.on("data", (chunk: string) => (body += chunk));
     request.on("end", () => {
-      recorder.record(body);
+      // Answered before the body is read, as a receiver that queues what it gets would.
+      const arrival = Date.now();
       response.writeHead(204).end();
+      recorder.record(body, arrival);
     });
   });
   return listen(server, () => server.closeAllConnections());

@@ -1,3 +1,4 @@
+import type { Outcome } from "./http-client.ts";
 import type { BenchDatum } from "./line-protocol.ts";
 import type { LatencyReceiver, Protocol } from "./receivers.ts";
 
@@ -18,8 +19,8 @@ export interface SystemUnderTest {
   close(): Promise<void>;
 }
 
-/** The refusal `post` reports for an HTTP status (0: no answer) other than `accepted`. */
-export function refusal(status: number, accepted: number): string | undefined {
-  if (status === accepted) return undefined;
-  return status === 0 ? "no answer" : `HTTP ${status}`;
+/** The refusal `post` reports for an outcome other than the `accepted` status. */
+export function refusal(outcome: Outcome, accepted: number): string | undefined {
+  if (outcome === accepted) return undefined;
+  return typeof outcome === "string" ? `no answer (${outcome})` : `HTTP ${outcome}`;
 }

@@ -58,7 +58,7 @@ export function createApp(): Hono<AppEnv> {
   // Before the body limit: a client without a valid token learns nothing, not even the limits.
   app.use(authentication);
   app.use(async (c, next) => {
-    const maxSize = c.var.config.MAX_BODY_BYTES;
+    const maxSize = c.get("config").MAX_BODY_BYTES;
     return bodyLimit({
       maxSize,
       onError: () => {

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { formatLine, measuredDatum, parseLine, probeDatum } from "../../bench/line-protocol.ts";
+import { steadyDeliveryRate } from "../../bench/delivery.ts";
 import { LatencyRecorder, startLatencyReceiver } from "../../bench/receivers.ts";
 import { eventually } from "./support/service.ts";
 
@@ -22,6 +23,17 @@ describe("bench line protocol", () => {
     expect(parseLine("m value=7 1")).toBeUndefined();
     expect(parseLine("m,resourceId=r7 value=\"seven\" 1")).toBeUndefined();
   });
+
+  it("reads a line in place, within a larger text", () => {
+    const text = "a,resourceId=r1 value=1 5\nb,other=x,resourceId=r2 value=2i,extra=3\nc value=3 1\n";
+    const second = text.indexOf("b,");
+    const third = text.indexOf("c ");
+    expect(parseLine(text, 0, second - 1)).toEqual({ metric: "a", resourceId: "r1", value: 1 });
+    expect(parseLine(text, second, third - 1)).toEqual({ metric: "b", resourceId: "r2", value: 2 });
+    // The next line's fields do not leak into a line that lacks its own.
+    expect(parseLine("m,resourceId=r1 other=1\nm,resourceId=r2 value=2 1", 0, 23)).toBeUndefined();
+    expect(parseLine(text, third, text.length - 1)).toBeUndefined();
+  });
 });
 
 describe("LatencyRecorder", () => {
@@ -39,6 +51,40 @@ describe("LatencyRecorder", () => {
     expect(recorder.unreadable).toBe(2);
     expect(recorder.firstUnreadable).toBe("m,resourceId=r9 value=9 1");
     expect(recorder.lastArrival).toBe(1_050);
+    expect(recorder.arrivals).toEqual([1_050, 1_050]);
+  });
+});
+
+describe("steadyDeliveryRate", () => {
+  /** A recorder that received `count` data at each of `times`. */
+  function received(times: readonly number[], count: number): LatencyRecorder {
+    const recorder = new LatencyRecorder("m", Array.from({ length: times.length * count }, () => 0));
+    times.forEach((time, batch) => {
+      const lines = Array.from({ length: count }, (_, index) => formatLine("m", measuredDatum(batch * count + index, 0)));
+      recorder.record(lines.join(""), time);
+    });
+    return recorder;
+  }
+
+  it("is the posting rate when every batch arrives a steady latency after its data were posted", () => {
+    // 10 s of posting at 1,000 data/s, delivered in batches of 500 every half second, 300-800 ms late.
+    const arrivals = Array.from({ length: 20 }, (_, batch) => (batch + 1) * 500 + 300);
+    const rate = steadyDeliveryRate([received(arrivals, 500)], { start: 0, seconds: 10 }, 550);
+    expect(rate).toBe(1_000);
+  });
+
+  it("is the rate a falling-behind system delivers at, not the posting rate", () => {
+    // Posting at 1,000 data/s for 10 s, delivering 500 every second: the backlog grows.
+    const arrivals = Array.from({ length: 20 }, (_, batch) => (batch + 1) * 1_000);
+    const rate = steadyDeliveryRate([received(arrivals, 500)], { start: 0, seconds: 10 }, 5_000);
+    expect(rate).toBe(500);
+  });
+
+  it("averages over observers", () => {
+    const arrivals = Array.from({ length: 10 }, (_, batch) => (batch + 1) * 1_000);
+    const fast = received(arrivals, 1_000);
+    const slow = received(arrivals, 500);
+    expect(steadyDeliveryRate([fast, slow], { start: 0, seconds: 10 }, 500)).toBe(750);
   });
 });
 

@@ -115,8 +115,8 @@ async function authorize(access: Exclude<Access, "open">, authorization: string 
  */
 export const authentication = createMiddleware<AppEnv>(async (c, next) => {
   const access = requiredAccess(c.req.path);
-  if (access !== "open" && !c.var.config.AUTH_DISABLED) {
-    await authorize(access, c.req.header("authorization"), c.var.config);
+  if (access !== "open" && !c.get("config").AUTH_DISABLED) {
+    await authorize(access, c.req.header("authorization"), c.get("config"));
   }
   await next();
 });

@@ -6,7 +6,7 @@ import { metricNameSchema } from "../schemas/metric-name";
 
 /** Validates the `:id` path segment as a metric name; `c.req.valid("param").id` is the name. */
 export const metricNameParam = validator("param", (params: Record<string, string>, c: Context<AppEnv>) => {
-  const result = metricNameSchema(c.var.config.MAX_METRIC_NAME_LENGTH).safeParse(params.id);
+  const result = metricNameSchema(c.get("config").MAX_METRIC_NAME_LENGTH).safeParse(params.id);
   if (!result.success) {
     throw ApiError.validation(zodProblems(result.error, ["id"]), "The metric name in the path is not valid.");
   }

@@ -33,7 +33,7 @@ async function unavailable<T>(what: string, work: () => Promise<T>): Promise<T> 
  * and answers 204 only once every datum is on the intake queue.
  */
 export const monitoringDataRoutes = new Hono<AppEnv>().post("/", jsonBody(z.unknown()), async (c) => {
-  const config = c.var.config;
+  const config = c.get("config");
   const parsed = parseMonitoringData(c.req.valid("json"), {
     maxData: config.MAX_DATA_PER_REQUEST,
     maxMetricNameLength: config.MAX_METRIC_NAME_LENGTH,

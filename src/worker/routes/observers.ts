@@ -16,9 +16,9 @@ export const observerRoutes = new Hono<AppEnv>()
   .post("/", metricNameParam, jsonBody(observerRegistrationSchema), async (c) => {
     const { id } = c.req.valid("param");
     const registration = c.req.valid("json");
-    const addressProblem = observerAddressProblem(registration, c.var.config.ALLOW_PRIVATE_OBSERVERS);
+    const addressProblem = observerAddressProblem(registration, c.get("config").ALLOW_PRIVATE_OBSERVERS);
     if (addressProblem) throw ApiError.validation([addressProblem], "The observer's address may not be used.");
-    const maxObservers = c.var.config.MAX_OBSERVERS_PER_METRIC;
+    const maxObservers = c.get("config").MAX_OBSERVERS_PER_METRIC;
     const result = await metricStub(c.env, id).registerObserver(registration, maxObservers);
     switch (result.outcome) {
       case "unknown-metric":
