@@ -7,6 +7,8 @@ export interface DeliveryCase {
   system: SystemUnderTest;
   protocol: Protocol;
   observers: number;
+  /** A suffix for the metric name, keeping an unmeasured case (e.g. "warm-up") apart from the measured ones. */
+  label?: string;
   /** Data posted per second, in requests of `dataPerRequest`. */
   rate: number;
   dataPerRequest: number;
@@ -178,8 +180,8 @@ function assertReadable(system: SystemUnderTest, receivers: readonly LatencyRece
  * datum and observer, the time from post to first arrival.
  */
 export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: DeliveryWaits): Promise<DeliveryResult> {
-  const { system, protocol, observers } = deliveryCase;
-  const metric = `bench-${system.slug}-${protocol.toLowerCase()}-${observers}`;
+  const { system, protocol, observers, label } = deliveryCase;
+  const metric = `bench-${system.slug}-${protocol.toLowerCase()}-${observers}${label ? `-${label}` : ""}`;
   const postedAt: number[] = [];
   const receivers = await Promise.all(
     Array.from({ length: observers }, () => startLatencyReceiver(protocol, metric, postedAt)),
