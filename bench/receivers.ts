@@ -22,8 +22,7 @@ export class LatencyRecorder {
   /** Lines not in the bench's format or of no datum posted (a fault of the bench or the system), and the first. */
   unreadable = 0;
   firstUnreadable: string | undefined;
-  /** Date.now() of the last first arrival of a measured datum; 0 before any. */
-  lastArrival = 0;
+  /** Measured data received, each counted once. */
   distinct = 0;
   /** seen[n] is 1 once datum n arrived; grown as needed. */
   private seen = new Uint8Array(1024);
@@ -33,6 +32,11 @@ export class LatencyRecorder {
     private readonly metric: string,
     private readonly postedAt: readonly number[],
   ) {}
+
+  /** Date.now() of the last first arrival of a measured datum; 0 before any. */
+  get lastArrival(): number {
+    return this.arrivals.at(-1) ?? 0;
+  }
 
   /** Records whole lines (a trailing newline is optional) that arrived at `arrival`. */
   record(text: string, arrival = Date.now()): void {
@@ -60,7 +64,6 @@ export class LatencyRecorder {
       this.distinct += 1;
       this.latencies.push(arrival - postedAt);
       this.arrivals.push(arrival);
-      this.lastArrival = arrival;
     }
   }
 
