@@ -1,3 +1,4 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/worker/app";
@@ -77,6 +78,7 @@ describe("POST /monitoringdata", () => {
         headers: { "content-type": "application/json" },
       },
       { ...env, INTAKE_QUEUE: unreachable },
+      createExecutionContext(),
     );
     await expectProblem(response, 503, {
       type: "urn:tower-edge:problem:unavailable",

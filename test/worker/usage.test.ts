@@ -37,4 +37,22 @@ describe("GET /usage", () => {
     });
     expect(consumed.outboundRequests).toBe(accepted.outboundRequests);
   });
+
+  it("lets concurrent intake requests share queue messages", async () => {
+    const before = await readUsage();
+    const requests = Array.from({ length: 20 }, (_, index) =>
+      sendJson(
+        "POST",
+        "/monitoringdata",
+        rdfJsonBody([{ id: `shared${index}`, metric: "usage-shared", timestamp: 1000 + index, value: index, resourceId: "vm1" }]),
+      ),
+    );
+    expect((await Promise.all(requests)).map((response) => response.status)).toEqual(Array(20).fill(204));
+
+    const accepted = await readUsage();
+    expect(accepted.dataAccepted - before.dataAccepted).toBe(20);
+    const written = accepted.queueMessagesWritten - before.queueMessagesWritten;
+    expect(written).toBeGreaterThanOrEqual(1);
+    expect(written).toBeLessThan(20);
+  });
 });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppEnv } from "../app-env";
 import { ApiError } from "../../shared/problems";
 import { registerMetrics } from "../metric-registry";
-import { encodeIntakeMessages, sendMessages } from "../queue/messages";
+import { intakeSender } from "../queue/intake-sender";
 import { parseMonitoringData } from "../schemas/monitoring-data";
 import { usage } from "../usage";
 import { jsonBody } from "../validation";
@@ -50,8 +50,8 @@ export const monitoringDataRoutes = new Hono<AppEnv>().post("/", jsonBody(z.unkn
   }
   const { data } = parsed;
   await unavailable("metric store", () => registerMetrics(c.env, new Set(data.map((datum) => datum.metric))));
-  const messages = encodeIntakeMessages(data);
-  await unavailable("intake queue", () => sendMessages(c.env.INTAKE_QUEUE, messages));
+  const sender = intakeSender(c.env.INTAKE_QUEUE);
+  await unavailable("intake queue", () => sender.send(data, (promise) => c.executionCtx.waitUntil(promise)));
   usage.dataAccepted += data.length;
   return c.body(null, 204);
 });
