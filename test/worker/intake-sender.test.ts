@@ -77,4 +77,17 @@ describe("intake sender (group commit)", () => {
     sends[2]!.end();
     await fourth;
   });
+
+  it("sends a larger request on its own, even while a send is in flight", async () => {
+    const { queue, sends } = controlledQueue();
+    const sender = intakeSender(queue);
+    const first = sender.send([datum("a")], ignore);
+    const large = Array.from({ length: 11 }, (_, index) => datum(`large${index}`));
+    const alone = sender.send(large, ignore);
+    expect(sends.map((send) => send.ids)).toEqual([["a"], large.map((each) => each.id)]);
+    sends[1]!.end();
+    await alone;
+    sends[0]!.end();
+    await first;
+  });
 });
