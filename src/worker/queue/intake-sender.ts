@@ -27,7 +27,7 @@ const waitLimitMs = 10_000;
 /**
  * Resolves once `ended()` holds, or false after `waitLimitMs`. The runtime does not let a request
  * await a promise another request settles (it cancels the waiting request as hung), so a request
- * waits on its own timer and reads the shared state, which requests may share.
+ * waits on a timer of its own and reads the state the requests share (plain memory, which they may).
  */
 async function poll(ended: () => boolean): Promise<boolean> {
   const deadline = Date.now() + waitLimitMs;
@@ -42,9 +42,10 @@ async function poll(ended: () => boolean): Promise<boolean> {
  * Group commit for the intake queue. A queue send costs more than the rest of a small intake
  * request, so while one send of this isolate is in flight, the data of the small requests that
  * arrive meanwhile gather, and the first of them sends them all once it has ended, packed into as
- * few messages as fit. An idle isolate, and a larger request, send at once. Each request answers only once the send carrying
- * its data has succeeded; the request making a send keeps its context alive with `waitUntil` until
- * the send ends, so a client going away cannot cancel a send that others wait on.
+ * few messages as fit. An idle isolate, and a larger request, send at once. Each request answers
+ * only once the send carrying its data has succeeded; the request making a send keeps its context
+ * alive with `waitUntil` until the send ends, so a client going away cannot cancel a send that
+ * others wait on.
  */
 class IntakeSender {
   private inFlight: Group | undefined;
