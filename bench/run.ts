@@ -33,10 +33,13 @@ async function main() {
   const relayToken = randomBytes(24).toString("base64url");
   const relay = await startRelayProcess(relayToken);
   const persistTo = await mkdtemp(join(tmpdir(), "tower-edge-bench-"));
+  // Kept after the run: the Worker's own account of any request the bench saw refused.
+  const workerLog = join(tmpdir(), `tower-edge-bench-${Date.now()}.log`);
+  console.error(`bench: wrangler's output goes to ${workerLog}`);
   const worker = await startWorkerProcess({
     port: await freePort(),
     persistTo,
-    stdio: "ignore",
+    stdio: { logFile: workerLog },
     vars: { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true", RELAY_URL: relay.url, RELAY_TOKEN: relayToken },
   });
   const bench: BenchContext = {

@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, type StdioOptions } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,8 +18,8 @@ export interface WorkerProcessOptions {
   vars?: Record<string, string>;
   /** Let the project's .dev.vars override `vars` (the developer's own settings; off in tests). */
   useDevVars?: boolean;
-  /** Where wrangler's own output goes; defaults to this process's. */
-  stdio?: "inherit" | "ignore";
+  /** Where wrangler's own output goes: this process's (the default), nowhere, or a file opened for appending. */
+  stdio?: "inherit" | "ignore" | { logFile: string };
 }
 
 export interface WorkerProcess {
@@ -65,13 +65,17 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
   args.push("--env-file", varsFile);
   const devVars = join(projectRoot, ".dev.vars");
   if (options.useDevVars && existsSync(devVars)) args.push("--env-file", devVars);
+  const log = typeof options.stdio === "object" ? await open(options.stdio.logFile, "a") : undefined;
+  const stdio: StdioOptions = log ? ["ignore", log.fd, log.fd] : typeof options.stdio === "string" ? options.stdio : "inherit";
   // A process group of its own, so stopping it also stops the workerd children.
   const child = spawn(process.execPath, args, {
     cwd: projectRoot,
     detached: true,
-    stdio: options.stdio ?? "inherit",
+    stdio,
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
   });
+  // The child holds its own copy of the descriptor.
+  await log?.close();
   const url = `http://127.0.0.1:${options.port}`;
   const stop = async () => {
     if (child.exitCode === null && child.pid !== undefined) {
