@@ -115,8 +115,9 @@ async function authorize(access: Exclude<Access, "open">, authorization: string 
  */
 export const authentication = createMiddleware<AppEnv>(async (c, next) => {
   const access = requiredAccess(c.req.path);
-  if (access !== "open" && !c.get("config").AUTH_DISABLED) {
-    await authorize(access, c.req.header("authorization"), c.get("config"));
+  const config = c.get("config");
+  if (access !== "open" && !config.AUTH_DISABLED) {
+    await authorize(access, c.req.header("authorization"), config);
   }
   await next();
 });
