@@ -2,38 +2,42 @@ import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
 /**
- * Tests in test/<name>/ run inside workerd against the Worker of wrangler.toml, with `bindings`
+ * A project of tests that run inside workerd against the Worker of wrangler.toml, with `bindings`
  * on top of its vars. Every setting a project depends on is given explicitly, so that a
  * developer's .dev.vars cannot change what it tests.
  */
-function workerProject(name: string, bindings: Record<string, string>) {
+function workerProject(name: string, include: string[], bindings: Record<string, string>) {
   return {
     plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings } })],
     // A file's first request starts its workerd isolate, which takes seconds on a loaded 2-core machine.
-    test: { name, include: [`test/${name}/**/*.test.ts`], testTimeout: 20_000 },
+    test: { name, include, testTimeout: 20_000 },
   };
 }
 
 export default defineConfig({
   test: {
     projects: [
-      // The Worker, its Durable Objects and queues, open as in local development.
-      workerProject("worker", {
+      // The Worker's modules (unit tests beside them) and its API, open as in local development.
+      workerProject("worker", ["src/worker/**/*.test.ts", "test/api/**/*.test.ts"], {
         AUTH_DISABLED: "true",
         ALLOW_PRIVATE_OBSERVERS: "true",
         RETRY_BASE_DELAY_SECONDS: "0",
       }),
       // As deployed: bearer tokens of both roles, two admin tokens (rotation), public observers only.
-      workerProject("worker-auth", {
+      workerProject("auth", ["test/configurations/auth/**/*.test.ts"], {
         ADMIN_TOKEN: "admin-1, admin-2",
         INGEST_TOKEN: "ingest-1",
         AUTH_DISABLED: "false",
         ALLOW_PRIVATE_OBSERVERS: "false",
       }),
       // Deployed without any token and without AUTH_DISABLED: it must refuse to run open.
-      workerProject("worker-unconfigured", { ADMIN_TOKEN: "", INGEST_TOKEN: "", AUTH_DISABLED: "false" }),
+      workerProject("unconfigured", ["test/configurations/unconfigured/**/*.test.ts"], {
+        ADMIN_TOKEN: "",
+        INGEST_TOKEN: "",
+        AUTH_DISABLED: "false",
+      }),
       // Small limits, to reach each of them with small requests.
-      workerProject("worker-limits", {
+      workerProject("limits", ["test/configurations/limits/**/*.test.ts"], {
         AUTH_DISABLED: "true",
         ALLOW_PRIVATE_OBSERVERS: "true",
         MAX_BODY_BYTES: "4096",
@@ -42,10 +46,20 @@ export default defineConfig({
         MAX_METRIC_NAME_LENGTH: "16",
       }),
       {
-        // The relay, the launcher and end-to-end runs against `wrangler dev`, in Node.
+        // Node-side modules: the relay, the shared code, the launcher and the bench's helpers.
         test: {
           name: "node",
-          include: ["test/node/**/*.test.ts"],
+          include: ["src/relay/**/*.test.ts", "src/shared/**/*.test.ts", "tools/**/*.test.ts", "bench/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // End to end: the service under `wrangler dev`, the relay, real receivers, interop servers.
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -1,4 +1,4 @@
-import { rdfJsonBody } from "../test/support/monitoring-data.ts";
+import { rdfJsonBody } from "../tools/testing/monitoring-data.ts";
 import { drainBacklog } from "./delivery.ts";
 import { type LoadResult, runLoad } from "./load.ts";
 import { fixed, markdownTable } from "./markdown.ts";

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../test/node/support/free-port.ts";
+import { freePort } from "../tools/testing/free-port.ts";
 
 const relayMain = fileURLToPath(new URL("../src/relay/main.ts", import.meta.url));
 const tsxLoader = createRequire(import.meta.url).resolve("tsx");

@@ -1,5 +1,5 @@
 import { Agent } from "node:http";
-import { rdfJsonBody } from "../test/support/monitoring-data.ts";
+import { rdfJsonBody } from "../tools/testing/monitoring-data.ts";
 import { send } from "./http-client.ts";
 import { type LatencyReceiver, receiverHost } from "./receivers.ts";
 import { refusal, type SystemUnderTest } from "./system-under-test.ts";

@@ -1,4 +1,4 @@
-import type { RelayDelivery, RelayResult, UdpDelivery } from "../shared/relay-protocol.ts";
+import type { RelayDelivery, RelayResult, UdpDelivery } from "../shared/relay-contract.ts";
 import type { RelayCounters } from "./counters.ts";
 import type { DestinationPolicy } from "./destination-policy.ts";
 import type { TcpPool } from "./tcp-pool.ts";

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { relayDeliveriesPath, type RelayResponse, relayRequestSchema } from "../shared/relay-protocol.ts";
+import { relayDeliveriesPath, type RelayResponse, relayRequestSchema } from "../shared/relay-contract.ts";
 import { ApiError, problemBody, zodProblems } from "../shared/problems.ts";
 import { prometheusContentType, type RelayCounters } from "./counters.ts";
 import type { DeliveryDispatcher } from "./dispatcher.ts";
@@ -31,9 +31,9 @@ function bearerToken(request: IncomingMessage): string | undefined {
 
 function payloadTooLarge(limit: number): ApiError {
   // The rest of the body is not read, so the connection cannot be reused.
-  return new ApiError(413, "payload-too-large", `The body is larger than the limit of ${limit} bytes.`, undefined, {
+  return new ApiError("payload-too-large", `The body is larger than the limit of ${limit} bytes.`, { headers: {
     connection: "close",
-  });
+  } });
 }
 
 /** Reads the whole body, failing with 413 as soon as it is known to exceed `limit`. */
@@ -90,7 +90,7 @@ export class RelayHttpApi {
         this.sendProblem(response, error);
       } else {
         console.error("relay: unhandled error", error instanceof Error ? (error.stack ?? error.message) : error);
-        this.sendProblem(response, new ApiError(500, "internal", "An unexpected error occurred; it has been logged."));
+        this.sendProblem(response, new ApiError("internal", "An unexpected error occurred; it has been logged."));
       }
     });
   };
@@ -135,22 +135,22 @@ export class RelayHttpApi {
     const route = methods[request.method ?? ""];
     if (!route) {
       const detail = `${request.method} is not allowed on ${path}.`;
-      throw new ApiError(405, "method-not-allowed", detail, undefined, { allow: Object.keys(methods).join(", ") });
+      throw new ApiError("method-not-allowed", detail, { headers: { allow: Object.keys(methods).join(", ") } });
     }
     await route(request, response);
   }
 
   private async deliveries(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (!this.accepting) throw new ApiError(503, "unavailable", "The relay is shutting down.");
+    if (!this.accepting) throw new ApiError("unavailable", "The relay is shutting down.");
     const token = bearerToken(request);
     if (token === undefined || !tokenMatches(token, this.options.token)) {
-      throw new ApiError(401, "unauthorized", "A valid bearer token is required.", undefined, {
+      throw new ApiError("unauthorized", "A valid bearer token is required.", { headers: {
         "www-authenticate": 'Bearer realm="tower-edge-relay"',
-      });
+      } });
     }
     const contentType = request.headers["content-type"];
     if (contentType && !jsonMediaType.test(contentType.split(";")[0]!.trim())) {
-      throw new ApiError(415, "unsupported-media-type", `Expected application/json, got ${contentType}.`);
+      throw new ApiError("unsupported-media-type", `Expected application/json, got ${contentType}.`);
     }
     // Counted until the answer has been handed to the network (or the client went away).
     this.deliveriesInFlight += 1;
@@ -163,7 +163,7 @@ export class RelayHttpApi {
     try {
       parsed = JSON.parse(body.toString("utf8"));
     } catch (error) {
-      throw new ApiError(400, "malformed-json", `The body is not valid JSON: ${(error as Error).message}`);
+      throw new ApiError("malformed-json", `The body is not valid JSON: ${(error as Error).message}`);
     }
     const deliveryRequest = relayRequestSchema.safeParse(parsed);
     if (!deliveryRequest.success) throw ApiError.validation(zodProblems(deliveryRequest.error));

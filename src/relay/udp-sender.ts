@@ -1,5 +1,5 @@
 import { createSocket, type Socket } from "node:dgram";
-import type { UdpDelivery } from "../shared/relay-protocol.ts";
+import type { UdpDelivery } from "../shared/relay-contract.ts";
 import type { ResolvedAddress } from "./destination-policy.ts";
 
 /** The largest UDP payload over IPv4 (65,535 minus the IP and UDP headers). */

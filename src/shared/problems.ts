@@ -9,55 +9,60 @@ export interface FieldProblem {
   message: string;
 }
 
-/** Machine-readable problem codes; the `type` URI of a problem is derived from them. */
-export type ProblemCode =
-  | "validation-failed"
-  | "malformed-json"
-  | "not-found"
-  | "method-not-allowed"
-  | "payload-too-large"
-  | "unsupported-media-type"
-  | "conflict"
-  | "unauthorized"
-  | "forbidden"
-  | "not-configured"
-  | "unavailable"
-  | "internal";
+/**
+ * Every problem the service answers with: its status and title. The code is the last part of the
+ * problem's `type` URI, so clients can branch on it.
+ */
+const problemKinds = {
+  "validation-failed": { status: 400, title: "Request not valid" },
+  "malformed-json": { status: 400, title: "Malformed JSON" },
+  unauthorized: { status: 401, title: "Unauthorized" },
+  forbidden: { status: 403, title: "Forbidden" },
+  "not-found": { status: 404, title: "Resource not found" },
+  "method-not-allowed": { status: 405, title: "Method not allowed" },
+  conflict: { status: 409, title: "Conflict" },
+  "payload-too-large": { status: 413, title: "Payload too large" },
+  "unsupported-media-type": { status: 415, title: "Unsupported media type" },
+  internal: { status: 500, title: "Internal server error" },
+  "not-configured": { status: 503, title: "Service not configured" },
+  unavailable: { status: 503, title: "Service unavailable" },
+} as const satisfies Record<string, { status: number; title: string }>;
 
-const titles: Record<ProblemCode, string> = {
-  "validation-failed": "Request not valid",
-  "malformed-json": "Malformed JSON",
-  "not-found": "Resource not found",
-  "method-not-allowed": "Method not allowed",
-  "payload-too-large": "Payload too large",
-  "unsupported-media-type": "Unsupported media type",
-  conflict: "Conflict",
-  unauthorized: "Unauthorized",
-  forbidden: "Forbidden",
-  "not-configured": "Service not configured",
-  unavailable: "Service unavailable",
-  internal: "Internal server error",
-};
+export type ProblemCode = keyof typeof problemKinds;
+
+export const problemCodes = Object.keys(problemKinds) as ProblemCode[];
+
+export interface ApiErrorOptions {
+  /** One entry per problem in the request, each located by a JSON pointer. */
+  problems?: FieldProblem[];
+  /** Headers the response carries besides its content type (`allow`, `www-authenticate`, …). */
+  headers?: Record<string, string>;
+}
 
 /** An error that the app turns into an application/problem+json response (RFC 9457). */
 export class ApiError extends Error {
+  readonly status: number;
+  readonly problems?: FieldProblem[];
+  readonly headers?: Record<string, string>;
+
   constructor(
-    readonly status: number,
     readonly code: ProblemCode,
     message: string,
-    readonly problems?: FieldProblem[],
-    readonly headers?: Record<string, string>,
+    options: ApiErrorOptions = {},
   ) {
     super(message);
     this.name = "ApiError";
+    this.status = problemKinds[code].status;
+    this.problems = options.problems;
+    this.headers = options.headers;
   }
 
   static validation(problems: FieldProblem[], detail = "The request has problems; see errors."): ApiError {
-    return new ApiError(400, "validation-failed", detail, problems);
+    return new ApiError("validation-failed", detail, { problems });
   }
 
   static notFound(detail: string): ApiError {
-    return new ApiError(404, "not-found", detail);
+    return new ApiError("not-found", detail);
   }
 }
 
@@ -72,7 +77,7 @@ export interface ProblemBody {
 export function problemBody(error: ApiError): ProblemBody {
   const body: ProblemBody = {
     type: `urn:tower-edge:problem:${error.code}`,
-    title: titles[error.code],
+    title: problemKinds[error.code].title,
     status: error.status,
     detail: error.message,
   };

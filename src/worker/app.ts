@@ -1,30 +1,35 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { allowedMethodsResolver } from "./allowed-methods";
-import type { AppEnv } from "./app-env";
-import { readConfig } from "./config";
+import { methodNotAllowed } from "hono/method-not-allowed";
 import { ApiError, problemResponse } from "../shared/problems";
-import { authentication } from "./middleware/auth";
-import { healthRoutes } from "./routes/health";
-import { metricRoutes } from "./routes/metrics";
-import { monitoringDataRoutes } from "./routes/monitoring-data";
-import { observerRoutes } from "./routes/observers";
-import { resourceRoutes } from "./routes/resources";
-import { usageRoutes } from "./routes/usage";
+import { type Config, readConfig } from "./config";
+import { authentication } from "./http/auth";
+import { monitoringDataRoutes } from "./intake/routes";
+import { metricRoutes } from "./metrics/metric-routes";
+import { observerRoutes } from "./metrics/observer-routes";
+import { resourceRoutes } from "./model/routes";
+import { healthRoutes } from "./ops/health-routes";
+import { usageRoutes } from "./ops/usage-routes";
+
+/** The Hono environment shared by every route module. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: { config: Config };
+}
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof HTTPException) {
-    const code = error.status === 400 ? "malformed-json" : error.status === 413 ? "payload-too-large" : "internal";
-    return new ApiError(error.status, code, error.message || "The request could not be processed.");
+  if (error instanceof HTTPException && (error.status === 400 || error.status === 413)) {
+    const code = error.status === 400 ? "malformed-json" : "payload-too-large";
+    return new ApiError(code, error.message || "The request could not be processed.");
   }
   console.error("unhandled error", error instanceof Error ? (error.stack ?? error.message) : String(error));
-  return new ApiError(500, "internal", "An unexpected error occurred; it has been logged.");
+  return new ApiError("internal", "An unexpected error occurred; it has been logged.");
 }
 
 /** The routes of the API, mounted both under /v1 and at the root. */
-function createApi(): Hono<AppEnv> {
+function createApi() {
   return new Hono<AppEnv>()
     .route("/healthz", healthRoutes)
     .route("/metrics", metricRoutes)
@@ -35,22 +40,26 @@ function createApi(): Hono<AppEnv> {
     .route("/usage", usageRoutes);
 }
 
+/** The API's routes and their types, for the typed client (`hc<ApiRoutes>`). */
+export type ApiRoutes = ReturnType<typeof createApi>;
+
 /** Builds the Worker's HTTP app: one error path, body limits, and every route under / and /v1. */
-export function createApp(): Hono<AppEnv> {
+export function createApp() {
   const app = new Hono<AppEnv>();
-  const allowedMethods = allowedMethodsResolver(() => app.routes);
-
   app.onError((error) => problemResponse(toApiError(error)));
-  app.notFound((c) => {
-    const allow = allowedMethods(c.req.path);
-    if (allow.length > 0) {
-      throw new ApiError(405, "method-not-allowed", `${c.req.method} is not allowed on ${c.req.path}.`, undefined, {
-        allow: allow.join(", "),
-      });
-    }
-    throw ApiError.notFound(`No route matches ${c.req.path}.`);
-  });
-
+  app.notFound((c) => problemResponse(ApiError.notFound(`No route matches ${c.req.path}.`)));
+  // A known path called with another method: 405 with the methods it has, instead of the 404.
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        problemResponse(
+          new ApiError("method-not-allowed", `${c.req.method} is not allowed on ${c.req.path}.`, {
+            headers: { allow: methods.toSorted().join(", ") },
+          }),
+        ),
+    }),
+  );
   app.use(async (c, next) => {
     c.set("config", readConfig(c.env));
     await next();
@@ -62,7 +71,7 @@ export function createApp(): Hono<AppEnv> {
     return bodyLimit({
       maxSize,
       onError: () => {
-        throw new ApiError(413, "payload-too-large", `The body is larger than the limit of ${maxSize} bytes.`);
+        throw new ApiError("payload-too-large", `The body is larger than the limit of ${maxSize} bytes.`);
       },
     })(c, next);
   });

@@ -1,13 +1,13 @@
 import { createApp } from "./app";
 import { readConfig } from "./config";
-import { consumeDeadLetters } from "./queue/dead-letter-consumer";
-import { consumeDeliveries } from "./queue/delivery-consumer";
-import { consumeIntake } from "./queue/intake-consumer";
-import { usage } from "./usage";
+import { consumeDeadLetters } from "./delivery/dead-letter-consumer";
+import { consumeDeliveries } from "./delivery/retry-consumer";
+import { consumeIntake } from "./delivery/intake-consumer";
+import { usage } from "./ops/usage";
 
-export { KnowledgeBase } from "./durable-objects/knowledge-base";
-export { MetricCatalog } from "./durable-objects/metric-catalog";
-export { MetricObject } from "./durable-objects/metric";
+export { KnowledgeBase } from "./model/knowledge-base";
+export { MetricCatalog } from "./metrics/metric-catalog";
+export { MetricObject } from "./metrics/metric-object";
 
 const app = createApp();
 

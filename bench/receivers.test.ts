@@ -1,0 +1,130 @@
+import { createSocket } from "node:dgram";
+import { once } from "node:events";
+import { connect } from "node:net";
+import { describe, expect, it } from "vitest";
+import { formatLine, measuredDatum, parseLine, probeDatum } from "./line-protocol.ts";
+import { steadyDeliveryRate } from "./delivery.ts";
+import { LatencyRecorder, startLatencyReceiver } from "./receivers.ts";
+import { eventually } from "../test/e2e/support/service.ts";
+
+describe("bench line protocol", () => {
+  it("reads back what it writes, and what InfluxDB re-encodes", () => {
+    expect(parseLine(formatLine("m", measuredDatum(1234, 1_700_000_000_123)).trimEnd())).toEqual({
+      metric: "m",
+      resourceId: "r234",
+      value: 1234,
+    });
+    expect(parseLine("m,host=a,resourceId=r7 other=1,value=7i 1700000000000000000")).toEqual({
+      metric: "m",
+      resourceId: "r7",
+      value: 7,
+    });
+    expect(parseLine("m,resourceId=r7 value=7.0")).toEqual({ metric: "m", resourceId: "r7", value: 7 });
+    expect(parseLine("m value=7 1")).toBeUndefined();
+    expect(parseLine("m,resourceId=r7 value=\"seven\" 1")).toBeUndefined();
+  });
+
+  it("reads a line in place, within a larger text", () => {
+    const text = "a,resourceId=r1 value=1 5\nb,other=x,resourceId=r2 value=2i,extra=3\nc value=3 1\n";
+    const second = text.indexOf("b,");
+    const third = text.indexOf("c ");
+    expect(parseLine(text, 0, second - 1)).toEqual({ metric: "a", resourceId: "r1", value: 1 });
+    expect(parseLine(text, second, third - 1)).toEqual({ metric: "b", resourceId: "r2", value: 2 });
+    // The next line's fields do not leak into a line that lacks its own.
+    expect(parseLine("m,resourceId=r1 other=1\nm,resourceId=r2 value=2 1", 0, 23)).toBeUndefined();
+    expect(parseLine(text, third, text.length - 1)).toBeUndefined();
+  });
+});
+
+describe("LatencyRecorder", () => {
+  it("keeps the first arrival of each datum, counts duplicates, probes and unreadable lines apart, ignores other metrics", () => {
+    const recorder = new LatencyRecorder("m", [1_000, 1_000, 1_010]);
+    const lines = [measuredDatum(0, 1_000), measuredDatum(2, 1_010), measuredDatum(0, 1_000), probeDatum(0)]
+      .map((datum) => formatLine("m", datum))
+      .join("");
+    recorder.record(`${lines}other,resourceId=r1 value=1 1\nm,resourceId=r9 value=9 1\nm value`, 1_050);
+    expect(recorder.latencies).toEqual([50, 40]);
+    expect(recorder.distinct).toBe(2);
+    expect(recorder.duplicates).toBe(1);
+    expect(recorder.probes).toBe(1);
+    // A datum never posted (sequence 9) and a line that is no line protocol; the other metric's line is ignored.
+    expect(recorder.unreadable).toBe(2);
+    expect(recorder.firstUnreadable).toBe("m,resourceId=r9 value=9 1");
+    expect(recorder.lastArrival).toBe(1_050);
+    expect(recorder.arrivals).toEqual([1_050, 1_050]);
+  });
+});
+
+describe("steadyDeliveryRate", () => {
+  /** A recorder that received `count` data at each of `times`. */
+  function received(times: readonly number[], count: number): LatencyRecorder {
+    const recorder = new LatencyRecorder("m", Array.from({ length: times.length * count }, () => 0));
+    times.forEach((time, batch) => {
+      const lines = Array.from({ length: count }, (_, index) => formatLine("m", measuredDatum(batch * count + index, 0)));
+      recorder.record(lines.join(""), time);
+    });
+    return recorder;
+  }
+
+  it("is the posting rate when every batch arrives a steady latency after its data were posted", () => {
+    // 10 s of posting at 1,000 data/s, delivered in batches of 500 every half second, 300-800 ms late.
+    const arrivals = Array.from({ length: 20 }, (_, batch) => (batch + 1) * 500 + 300);
+    const rate = steadyDeliveryRate([received(arrivals, 500)], { start: 0, seconds: 10 }, 550);
+    expect(rate).toBe(1_000);
+  });
+
+  it("is the rate a falling-behind system delivers at, not the posting rate", () => {
+    // Posting at 1,000 data/s for 10 s, delivering 500 every second: the backlog grows.
+    const arrivals = Array.from({ length: 20 }, (_, batch) => (batch + 1) * 1_000);
+    const rate = steadyDeliveryRate([received(arrivals, 500)], { start: 0, seconds: 10 }, 5_000);
+    expect(rate).toBe(500);
+  });
+
+  it("averages over observers", () => {
+    const arrivals = Array.from({ length: 10 }, (_, batch) => (batch + 1) * 1_000);
+    const fast = received(arrivals, 1_000);
+    const slow = received(arrivals, 500);
+    expect(steadyDeliveryRate([fast, slow], { start: 0, seconds: 10 }, 500)).toBe(750);
+  });
+});
+
+describe("latency receivers", () => {
+  const postedAt = [Date.now(), Date.now(), Date.now()];
+  const text = [0, 1, 2].map((sequence) => formatLine("m", measuredDatum(sequence, postedAt[sequence]!))).join("");
+
+  it("TCP: reassembles lines split across chunks", async () => {
+    const receiver = await startLatencyReceiver("TCP", "m", postedAt);
+    const socket = connect(receiver.port, "127.0.0.1");
+    await once(socket, "connect");
+    socket.setNoDelay(true);
+    for (const piece of [text.slice(0, 10), text.slice(10, 45), text.slice(45)]) {
+      socket.write(piece);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    await eventually(() => receiver.recorder.distinct === 3, 5_000);
+    expect(receiver.recorder.unreadable).toBe(0);
+    socket.destroy();
+    await receiver.close();
+  });
+
+  it("HTTP: answers 204 and records the body", async () => {
+    const receiver = await startLatencyReceiver("HTTP", "m", postedAt);
+    const response = await fetch(`http://127.0.0.1:${receiver.port}/write?db=x`, { method: "POST", body: text });
+    expect(response.status).toBe(204);
+    expect(receiver.recorder.distinct).toBe(3);
+    await receiver.close();
+  });
+
+  it("UDP: one or more lines per datagram, with or without a trailing newline", async () => {
+    const receiver = await startLatencyReceiver("UDP", "m", postedAt);
+    const sender = createSocket("udp4");
+    const [first, second, third] = text.split("\n");
+    for (const datagram of [`${first}\n${second}\n`, third!]) {
+      await new Promise((resolve) => sender.send(datagram, receiver.port, "127.0.0.1", resolve));
+    }
+    await eventually(() => receiver.recorder.distinct === 3, 5_000);
+    expect(receiver.recorder.unreadable).toBe(0);
+    sender.close();
+    await receiver.close();
+  });
+});

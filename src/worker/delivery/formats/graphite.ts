@@ -1,0 +1,22 @@
+import type { Datum } from "../../intake/datum";
+import { lineSerializer } from "./line-serializer";
+import { formatDouble } from "./number-format";
+
+/** Carbon parses values with Python's `float`, which reads these spellings. */
+const graphiteNonFinite = { nan: "nan", infinity: "inf", negativeInfinity: "-inf" };
+
+/** Per code point, so a character outside the BMP becomes one `_`, not two. */
+const outsideGraphitePath = /[^A-Za-z0-9_.-]/gu;
+
+/**
+ * `<resourceId>.<metric> <value> <seconds>\n` (carbon's plaintext protocol). Seconds are the
+ * floor of the milliseconds: carbon would take a fraction, but whole seconds are what every
+ * Graphite tool writes, and flooring keeps a datum in the second it happened (also before 1970).
+ */
+function graphiteLine(datum: Datum): string {
+  const path = `${datum.resourceId}.${datum.metric}`.replace(outsideGraphitePath, "_");
+  const seconds = Math.floor(datum.timestamp / 1000);
+  return `${path} ${formatDouble(datum.value, graphiteNonFinite)} ${seconds}\n`;
+}
+
+export const graphiteSerializer = lineSerializer("GRAPHITE", graphiteLine);

@@ -1,0 +1,48 @@
+import type { Datum } from "../../intake/datum";
+import { lineSerializer } from "./line-serializer";
+import { formatFiniteDouble } from "./number-format";
+
+/*
+ * InfluxDB line protocol, as its reference encoder (github.com/influxdata/line-protocol) writes it:
+ * commas and spaces are escaped in a measurement; commas, equals signs and spaces in a tag key or
+ * value. Backslashes are never escaped: a reader keeps a backslash that does not precede one of
+ * those characters. Some data have no line a reader would read back as they are, and are left out
+ * of INFLUXDB payloads (the other formats still carry them):
+ * - a NaN or infinite value: a float field has no spelling for them;
+ * - a metric or resource id holding ASCII control characters (a newline would end the line), or
+ *   ending in a backslash, which would escape the separator after it;
+ * - a metric starting with `#`, which makes the line a comment;
+ * - a time outside the signed 64-bit nanoseconds readers parse (before 1677 or after 2262).
+ */
+
+const asciiControl = /[\u0000-\u001f\u007f]/;
+
+function isEncodable(text: string): boolean {
+  return !asciiControl.test(text) && !text.endsWith("\\");
+}
+
+const escapeMeasurement = (text: string) => text.replace(/[, ]/g, "\\$&");
+const escapeTag = (text: string) => text.replace(/[,= ]/g, "\\$&");
+
+const minNanoseconds = -(2n ** 63n);
+const maxNanoseconds = 2n ** 63n - 1n;
+
+function influxLine(datum: Datum): string | undefined {
+  const { metric, resourceId, value } = datum;
+  // BigInt: milliseconds times a million passes 2^53, where doubles lose digits.
+  const nanoseconds = BigInt(datum.timestamp) * 1_000_000n;
+  const carried =
+    Number.isFinite(value) &&
+    metric !== "" &&
+    !metric.startsWith("#") &&
+    isEncodable(metric) &&
+    isEncodable(resourceId) &&
+    nanoseconds >= minNanoseconds &&
+    nanoseconds <= maxNanoseconds;
+  if (!carried) return undefined;
+  // The protocol has no empty tag values; the tag is omitted instead.
+  const tags = resourceId === "" ? "" : `,resourceId=${escapeTag(resourceId)}`;
+  return `${escapeMeasurement(metric)}${tags} value=${formatFiniteDouble(value)} ${nanoseconds}\n`;
+}
+
+export const influxDbSerializer = lineSerializer("INFLUXDB", influxLine);

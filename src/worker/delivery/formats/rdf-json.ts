@@ -1,0 +1,48 @@
+import type { Datum } from "../../intake/datum";
+import { monitoringDataNamespace, xsdDouble, xsdInteger, xsdString } from "../../intake/vocabulary";
+import { formatDouble } from "./number-format";
+import type { Serializer } from "./serializer";
+
+/** xsd:double's own spellings of the special values. */
+const xsdNonFinite = { nan: "NaN", infinity: "INF", negativeInfinity: "-INF" };
+
+const metricPredicate = `${monitoringDataNamespace}metric`;
+const timestampPredicate = `${monitoringDataNamespace}timestamp`;
+const valuePredicate = `${monitoringDataNamespace}value`;
+const resourceIdPredicate = `${monitoringDataNamespace}resourceId`;
+
+/** `"<id>":{…}`, one subject of an RDF/JSON object, with the datatypes of SPEC.md section 2. */
+function subjectMember(datum: Datum): string {
+  const properties = {
+    [metricPredicate]: [{ type: "literal", value: datum.metric }],
+    [timestampPredicate]: [{ type: "literal", value: String(datum.timestamp), datatype: xsdInteger }],
+    [valuePredicate]: [{ type: "literal", value: formatDouble(datum.value, xsdNonFinite), datatype: xsdDouble }],
+    [resourceIdPredicate]: [{ type: "literal", value: datum.resourceId, datatype: xsdString }],
+  };
+  // Written member by member: an object keyed by id would reorder ids that look like array
+  // indices, and an id of `__proto__` would not become a key at all.
+  return `${JSON.stringify(datum.id)}:${JSON.stringify(properties)}`;
+}
+
+/**
+ * One subject per datum. Data sharing an id (a sender may reuse one across requests) cannot be
+ * subjects of one document, so the n-th datum with an id goes into the n-th document.
+ */
+function payloads(data: readonly Datum[]): string[] {
+  const documents: string[][] = [];
+  const seen = new Map<string, number>();
+  for (const datum of data) {
+    const occurrence = seen.get(datum.id) ?? 0;
+    seen.set(datum.id, occurrence + 1);
+    (documents[occurrence] ??= []).push(subjectMember(datum));
+  }
+  return documents.map((members) => `{${members.join(",")}}`);
+}
+
+export const rdfJsonSerializer: Serializer = {
+  format: "RDF/JSON",
+  contentType: "application/rdf+json",
+  packing: "one-per-datagram",
+  payloads,
+  records: (data) => data.map((datum) => `{${subjectMember(datum)}}`),
+};

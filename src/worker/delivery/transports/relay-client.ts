@@ -1,0 +1,96 @@
+import { type RelayDelivery, relayDeliveriesPath, relayResponseSchema } from "../../../shared/relay-contract";
+import type { Config } from "../../config";
+import { countedFetch } from "../../ops/usage";
+import { serializerFor } from "../formats";
+import type { Delivery, DeliveryResult } from "../vocabulary";
+
+const maxDeliveriesPerRequest = 1_000;
+/** Well under the relay's default body limit (8 MiB), JSON escaping included. */
+const maxRequestChars = 4 * 1024 * 1024;
+
+function requestChars(request: RelayDelivery): number {
+  return request.protocol === "TCP"
+    ? request.payload.length
+    : request.records.reduce((sum, record) => sum + record.length + 3, 0);
+}
+
+/** JSON documents on a byte stream need a delimiter; line formats already end with one. */
+function streamBytes(payloads: string[]): string {
+  return payloads.map((payload) => (payload.endsWith("\n") ? payload : `${payload}\n`)).join("");
+}
+
+function toRelayDelivery(delivery: Delivery, id: string): RelayDelivery | undefined {
+  const { target } = delivery;
+  const serializer = serializerFor(target.format);
+  const destination = { id, host: target.observerHost!, port: target.observerPort! };
+  if (target.protocol === "TCP") {
+    const payload = streamBytes(serializer.payloads(delivery.data).filter((text) => text.length > 0));
+    return payload.length > 0 ? { ...destination, protocol: "TCP", payload } : undefined;
+  }
+  const records = serializer.records(delivery.data);
+  return records.length > 0 ? { ...destination, protocol: "UDP", records, packing: serializer.packing } : undefined;
+}
+
+async function postToRelay(
+  config: Config,
+  batch: { delivery: Delivery; request: RelayDelivery }[],
+): Promise<DeliveryResult[]> {
+  const failAll = (error: string) => batch.map(({ delivery }) => ({ delivery, ok: false, error }));
+  let response: Response;
+  try {
+    response = await countedFetch(new URL(relayDeliveriesPath, config.RELAY_URL), {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${config.RELAY_TOKEN}` },
+      body: JSON.stringify({ deliveries: batch.map(({ request }) => request) }),
+      signal: AbortSignal.timeout(config.DELIVERY_TIMEOUT_MS * 2),
+    });
+  } catch (error) {
+    return failAll(`relay unreachable: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    return failAll(`relay answered HTTP ${response.status}`);
+  }
+  const parsed = relayResponseSchema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) return failAll("relay answered with an unreadable body");
+  const byId = new Map(parsed.data.results.map((result) => [result.id, result]));
+  return batch.map(({ delivery, request }) => {
+    const result = byId.get(request.id);
+    if (!result) return { delivery, ok: false, error: "relay did not report this delivery" };
+    return result.ok ? { delivery, ok: true } : { delivery, ok: false, error: `relay: ${result.error ?? "failed"}` };
+  });
+}
+
+/**
+ * Hands TCP and UDP deliveries to the relay, in requests of at most a thousand deliveries and a
+ * few MiB. Without a configured relay
+ * they fail, and so wait in the retry path until one is configured.
+ */
+export async function deliverViaRelay(deliveries: Delivery[], config: Config): Promise<DeliveryResult[]> {
+  if (config.RELAY_URL === "") {
+    return deliveries.map((delivery) => ({ delivery, ok: false, error: "no relay configured (RELAY_URL)" }));
+  }
+  const results: DeliveryResult[] = [];
+  const pending: { delivery: Delivery; request: RelayDelivery }[] = [];
+  deliveries.forEach((delivery, index) => {
+    const request = toRelayDelivery(delivery, String(index));
+    if (request) pending.push({ delivery, request });
+    else results.push({ delivery, ok: true });
+  });
+  const requests: Promise<DeliveryResult[]>[] = [];
+  let batch: typeof pending = [];
+  let batchChars = 0;
+  for (const item of pending) {
+    const chars = requestChars(item.request);
+    if (batch.length > 0 && (batch.length === maxDeliveriesPerRequest || batchChars + chars > maxRequestChars)) {
+      requests.push(postToRelay(config, batch));
+      batch = [];
+      batchChars = 0;
+    }
+    batch.push(item);
+    batchChars += chars;
+  }
+  if (batch.length > 0) requests.push(postToRelay(config, batch));
+  for (const batchResults of await Promise.all(requests)) results.push(...batchResults);
+  return results;
+}

@@ -1,0 +1,107 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../app";
+import type { Config } from "../config";
+import { ApiError } from "../../shared/problems";
+
+/** What a request needs: nothing, an ingest or admin token, or an admin token. */
+type Access = "open" | "ingest" | "admin";
+
+const openRoute = /^\/healthz\/?$/;
+const ingestRoute = /^\/(monitoringdata|results)\/?$/;
+
+/**
+ * The access a request path needs, the same with and without the /v1 prefix. Only the health
+ * check is open and only the intake routes take ingest tokens; every other path needs the admin
+ * role, including paths no route serves. So a route added later is protected without being listed
+ * here, and the API's surface cannot be probed without a token: 404 and 405 come only after
+ * authentication.
+ */
+function requiredAccess(path: string): Access {
+  const route = path.replace(/^\/v1(?=\/|$)/, "");
+  if (openRoute.test(route)) return "open";
+  if (ingestRoute.test(route)) return "ingest";
+  return "admin";
+}
+
+const encoder = new TextEncoder();
+
+function sha256(text: string): Promise<ArrayBuffer> {
+  return crypto.subtle.digest("SHA-256", encoder.encode(text));
+}
+
+/*
+ * The configured tokens' digests, computed once per configuration (readConfig keeps one per env),
+ * not on every request. The values are kept rather than promises, which would be settled in
+ * another request's context.
+ */
+const configuredDigests = new WeakMap<readonly string[], ArrayBuffer[]>();
+
+async function digestsOf(tokens: readonly string[]): Promise<ArrayBuffer[]> {
+  let digests = configuredDigests.get(tokens);
+  if (!digests) {
+    digests = await Promise.all(tokens.map(sha256));
+    configuredDigests.set(tokens, digests);
+  }
+  return digests;
+}
+
+/**
+ * Whether the presented token's digest equals the digest of one of `tokens`. Digests have one
+ * length whatever the tokens' lengths, the comparison takes the same time wherever they differ,
+ * and every configured token is compared even after a match: the answer's timing tells nothing
+ * about how close a guess was, or which token it matched.
+ */
+async function matchesAny(presented: ArrayBuffer, tokens: readonly string[]): Promise<boolean> {
+  let matched = false;
+  for (const digest of await digestsOf(tokens)) {
+    matched = crypto.subtle.timingSafeEqual(digest, presented) || matched;
+  }
+  return matched;
+}
+
+/** The token of an `Authorization: Bearer <token>` header (scheme in any case), if there is one. */
+function bearerToken(authorization: string | undefined): string | undefined {
+  return /^Bearer +(\S+) *$/i.exec(authorization ?? "")?.[1];
+}
+
+/** The challenge of RFC 6750 section 3, with its error code when the client sent a token. */
+function challenge(error?: "invalid_token" | "insufficient_scope"): Record<string, string> {
+  return { "www-authenticate": `Bearer realm="tower-edge"${error ? `, error="${error}"` : ""}` };
+}
+
+const notConfigured = () =>
+  new ApiError("not-configured", "Authentication is not configured: set the ADMIN_TOKEN and/or INGEST_TOKEN secrets " +
+      "(comma-separated tokens), or AUTH_DISABLED=true to run without authentication (local development only).");
+
+async function authorize(access: Exclude<Access, "open">, authorization: string | undefined, config: Config) {
+  if (config.ADMIN_TOKEN.length === 0 && config.INGEST_TOKEN.length === 0) throw notConfigured();
+  const token = bearerToken(authorization);
+  if (token === undefined) {
+    throw new ApiError("unauthorized", "This route needs a bearer token: send Authorization: Bearer <token>.", { headers: challenge() });
+  }
+  const presented = await sha256(token);
+  const [isAdmin, isIngest] = await Promise.all([
+    matchesAny(presented, config.ADMIN_TOKEN),
+    matchesAny(presented, config.INGEST_TOKEN),
+  ]);
+  if (!isAdmin && !isIngest) {
+    throw new ApiError("unauthorized", "The bearer token is not valid.", { headers: challenge("invalid_token") });
+  }
+  if (access === "admin" && !isAdmin) {
+    throw new ApiError("forbidden", "This route needs an admin token; an ingest token may only send monitoring data.", { headers: challenge("insufficient_scope") });
+  }
+}
+
+/**
+ * Bearer-token authentication with two roles (API.md): admin tokens may do everything, ingest
+ * tokens may only send monitoring data. A service without any token refuses to run open (503)
+ * unless AUTH_DISABLED says so; the health check stays open either way.
+ */
+export const authentication = createMiddleware<AppEnv>(async (c, next) => {
+  const access = requiredAccess(c.req.path);
+  const config = c.get("config");
+  if (access !== "open" && !config.AUTH_DISABLED) {
+    await authorize(access, c.req.header("authorization"), config);
+  }
+  await next();
+});

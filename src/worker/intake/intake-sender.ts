@@ -1,0 +1,97 @@
+import type { Datum } from "./datum";
+import { encodeIntakeMessages, sendMessages } from "../delivery/messages";
+
+/** The data of the requests that share one send, and how that send ended. */
+interface Group {
+  data: Datum[];
+  outcome?: { ok: true } | { ok: false; error: unknown };
+}
+
+/**
+ * Requests of at most this many data share sends. For them the send is most of the cost (locally,
+ * three times the rest of a single-datum request); a larger request already spreads its send over
+ * its data, and gathering such requests would only make messages, and so the consumer's batches,
+ * larger and slower to fill.
+ */
+const maxSharedRequestData = 10;
+
+/** How often a request looks whether a send it waits on, made by another request, has ended. */
+const pollMs = 2;
+/**
+ * How long a request waits on another request's send. Past it, a request whose data went with that
+ * send fails (the route then sends again: a duplicate at worst, which at-least-once allows), and
+ * the next group goes out without waiting any longer for the send before it.
+ */
+const waitLimitMs = 10_000;
+
+/**
+ * Resolves once `ended()` holds, or false after `waitLimitMs`. The runtime does not let a request
+ * await a promise another request settles (it cancels the waiting request as hung), so a request
+ * waits on a timer of its own and reads the state the requests share (plain memory, which they may).
+ */
+async function poll(ended: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + waitLimitMs;
+  while (!ended()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  return true;
+}
+
+/**
+ * Group commit for the intake queue. A queue send costs more than the rest of a small intake
+ * request, so while one send of this isolate is in flight, the data of the small requests that
+ * arrive meanwhile gather, and the first of them sends them all once it has ended, packed into as
+ * few messages as fit. An idle isolate, and a larger request, send at once. Each request answers
+ * only once the send carrying its data has succeeded; the request making a send keeps its context
+ * alive with `waitUntil` until the send ends, so a client going away cannot cancel a send that
+ * others wait on.
+ */
+class IntakeSender {
+  private inFlight: Group | undefined;
+  private gathering: Group | undefined;
+
+  constructor(private readonly queue: Queue) {}
+
+  async send(data: readonly Datum[], waitUntil: (promise: Promise<unknown>) => void): Promise<void> {
+    if (data.length > maxSharedRequestData) {
+      await sendMessages(this.queue, encodeIntakeMessages(data));
+      return;
+    }
+    const joined = this.gathering;
+    if (joined) {
+      joined.data.push(...data);
+      if (!(await poll(() => joined.outcome !== undefined))) throw new Error("a shared intake send did not end in time");
+      if (!joined.outcome!.ok) throw joined.outcome!.error;
+      return;
+    }
+    const group: Group = { data: [...data] };
+    const previous = this.inFlight;
+    if (previous) {
+      this.gathering = group;
+      await poll(() => previous.outcome !== undefined);
+      this.gathering = undefined;
+    }
+    this.inFlight = group;
+    const sending = sendMessages(this.queue, encodeIntakeMessages(group.data));
+    waitUntil(sending.catch(() => undefined));
+    try {
+      await sending;
+      group.outcome = { ok: true };
+    } catch (error) {
+      group.outcome = { ok: false, error };
+      throw error;
+    } finally {
+      if (this.inFlight === group) this.inFlight = undefined;
+    }
+  }
+}
+
+const senders = new WeakMap<Queue, IntakeSender>();
+
+/** The isolate's sender for `queue` (a queue binding is one object for all the isolate's requests). */
+export function intakeSender(queue: Queue): IntakeSender {
+  let sender = senders.get(queue);
+  if (!sender) senders.set(queue, (sender = new IntakeSender(queue)));
+  return sender;
+}

@@ -1,0 +1,53 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../app";
+import { ApiError } from "../../shared/problems";
+import { registerMetrics } from "./metric-registry";
+import { intakeSender } from "./intake-sender";
+import { parseMonitoringData } from "./rdf-json-reader";
+import { usage } from "../ops/usage";
+import { jsonBody } from "../http/validation";
+
+/**
+ * Runs `work`, once more after a short pause if it fails (a passing overload should not cost the
+ * client a round trip), then answers 503: the client resends, so nothing accepted is lost. A
+ * send that failed after all reached the queue makes a duplicate, which at-least-once allows.
+ */
+async function unavailable<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (firstError) {
+    console.error(`intake: ${what} failed, trying again:`, firstError instanceof Error ? firstError.message : firstError);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      return await work();
+    } catch (error) {
+      console.error(`intake: ${what} failed`, error instanceof Error ? error.message : String(error));
+      throw new ApiError("unavailable", `The ${what} could not be reached; resend the request.`);
+    }
+  }
+}
+
+/**
+ * POST /monitoringdata (and its alias /results): validates every datum, registers unknown metrics,
+ * and answers 204 only once every datum is on the intake queue.
+ */
+export const monitoringDataRoutes = new Hono<AppEnv>().post("/", jsonBody(z.unknown()), async (c) => {
+  const config = c.get("config");
+  const parsed = parseMonitoringData(c.req.valid("json"), {
+    maxData: config.MAX_DATA_PER_REQUEST,
+    maxMetricNameLength: config.MAX_METRIC_NAME_LENGTH,
+  });
+  if (!parsed.ok) {
+    if ("tooMany" in parsed) {
+      throw new ApiError("payload-too-large", `The request holds ${parsed.tooMany} data; at most ${config.MAX_DATA_PER_REQUEST} are accepted per request.`);
+    }
+    throw ApiError.validation(parsed.problems, "The monitoring data are not valid; nothing was accepted.");
+  }
+  const { data } = parsed;
+  await unavailable("metric store", () => registerMetrics(c.env, new Set(data.map((datum) => datum.metric))));
+  const sender = intakeSender(c.env.INTAKE_QUEUE);
+  await unavailable("intake queue", () => sender.send(data, (promise) => c.executionCtx.waitUntil(promise)));
+  usage.dataAccepted += data.length;
+  return c.body(null, 204);
+});

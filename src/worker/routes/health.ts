@@ -1,5 +1,0 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
-import { serviceVersion } from "../version";
-
-export const healthRoutes = new Hono<AppEnv>().get("/", (c) => c.json({ status: "ok", version: serviceVersion }));

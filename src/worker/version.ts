@@ -1,3 +1,0 @@
-import packageJson from "../../package.json";
-
-export const serviceVersion: string = packageJson.version;

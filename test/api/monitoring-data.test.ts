@@ -1,0 +1,90 @@
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/worker/app";
+import { monitoringNamespace, rdfJsonBody, rdfJsonSubject } from "../../tools/testing/monitoring-data";
+import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/http";
+
+const datum = (id: string, metric: string) => ({ id, metric, timestamp: 1409223851698, value: "0.5e0", resourceId: "vm1" });
+const intakePaths = prefixes.flatMap((prefix) => [`${prefix}/monitoringdata`, `${prefix}/results`]);
+
+async function metricExists(name: string): Promise<boolean> {
+  const response = await request("GET", `/v1/metrics/${encodeURIComponent(name)}`);
+  await response.body?.cancel();
+  return response.status === 200;
+}
+
+describe("POST /monitoringdata", () => {
+  it.each(intakePaths)("accepts data at %s with 204 and registers their metrics", async (path) => {
+    const metric = `intake${path.replaceAll("/", "-")}`;
+    const response = await sendJson("POST", path, rdfJsonBody([datum("d1", metric), datum("d2", `${metric}-b`)]));
+    expect({ status: response.status, body: await response.text() }).toEqual({ status: 204, body: "" });
+    expect(await metricExists(metric)).toBe(true);
+    expect(await metricExists(`${metric}-b`)).toBe(true);
+  });
+
+  it("reads a body without content type as JSON", async () => {
+    // Bytes, not a string: a string body would get a text/plain content type from the Request.
+    const response = await request("POST", "/monitoringdata", {
+      body: new TextEncoder().encode(JSON.stringify(rdfJsonBody([datum("d1", "untyped-body")]))),
+    });
+    expect(response.status).toBe(204);
+  });
+
+  it("rejects a bad datum with a problem naming it, accepts nothing of the request", async () => {
+    const body = {
+      ...rdfJsonBody([datum("good", "rejected-good")]),
+      bad: { ...rdfJsonSubject({ ...datum("bad", "rejected-bad"), value: "1,5" }) },
+    };
+    await expectProblem(
+      await sendJson("POST", "/monitoringdata", body),
+      400,
+      validationProblem("The monitoring data are not valid; nothing was accepted.", [
+        {
+          path: `/bad/${monitoringNamespace.replaceAll("/", "~1")}value/0/value`,
+          message: "value is not an xsd:double lexical form",
+        },
+      ]),
+    );
+    expect(await metricExists("rejected-good")).toBe(false);
+    expect(await metricExists("rejected-bad")).toBe(false);
+  });
+
+  it("answers 400 for malformed JSON, 415 for another content type, 413 above the body limit", async () => {
+    const malformed = await request("POST", "/monitoringdata", {
+      body: "{",
+      headers: { "content-type": "application/json" },
+    });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ type: "urn:tower-edge:problem:malformed-json" });
+
+    const text = await request("POST", "/monitoringdata", { body: "x", headers: { "content-type": "text/plain" } });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toMatchObject({ type: "urn:tower-edge:problem:unsupported-media-type" });
+
+    const huge = await sendJson("POST", "/monitoringdata", { d: "x".repeat(1_048_577) });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ type: "urn:tower-edge:problem:payload-too-large" });
+  });
+
+  it("answers 503 and accepts nothing when the queue cannot be reached", async () => {
+    const down = () => Promise.reject(new Error("queue down"));
+    const unreachable = { send: down, sendBatch: down, metrics: down } satisfies Queue;
+    const response = await createApp().request(
+      "/monitoringdata",
+      {
+        method: "POST",
+        body: JSON.stringify(rdfJsonBody([datum("d1", "queue-down")])),
+        headers: { "content-type": "application/json" },
+      },
+      { ...env, INTAKE_QUEUE: unreachable },
+      createExecutionContext(),
+    );
+    await expectProblem(response, 503, {
+      type: "urn:tower-edge:problem:unavailable",
+      title: "Service unavailable",
+      status: 503,
+      detail: "The intake queue could not be reached; resend the request.",
+    });
+  });
+});
