@@ -1,7 +1,7 @@
 import { createApp } from "./app";
 import { readConfig } from "./config";
 import { consumeDeadLetters } from "./delivery/dead-letter-consumer";
-import { consumeDeliveries } from "./delivery/retry-consumer";
+import { consumeRetries } from "./delivery/retry-consumer";
 import { consumeIntake } from "./delivery/intake-consumer";
 import { usage } from "./ops/usage";
 
@@ -14,7 +14,7 @@ const app = createApp();
 /** Queue names as in wrangler.toml. */
 const consumers: Record<string, (batch: MessageBatch<string>, env: Env) => Promise<void>> = {
   "tower-intake": (batch, env) => consumeIntake(batch, env, readConfig(env)),
-  "tower-deliveries": (batch, env) => consumeDeliveries(batch, env, readConfig(env)),
+  "tower-deliveries": (batch, env) => consumeRetries(batch, env, readConfig(env)),
   "tower-deliveries-dead": consumeDeadLetters,
 };
 

@@ -1,5 +1,6 @@
-import { type DeliveryOutcome, metricStub } from "../metrics/metric-object";
-import { type DeliveryMessage, readBodies } from "./messages";
+import { readBodies } from "../intake/queue-message";
+import { metricStub } from "../metrics/metric-object";
+import type { DeliveryMessage, DeliveryOutcome } from "./vocabulary";
 
 /**
  * Records each dead-lettered delivery as lost data on its observer's status. A metric-level

@@ -21,12 +21,12 @@ describe("runDeliveryJobs", () => {
     // No relay is configured in this test environment, so every TCP delivery fails and is returned.
     const config = { ...readConfig(env), RELAY_URL: "" };
 
-    const [undelivered] = await runDeliveryJobs(env, config, [
+    const undelivered = await runDeliveryJobs(env, config, [
       { metric, data: data(2 * maxDataPerPayload + 5, metric), attempts: 0 },
     ]);
 
-    expect(undelivered!.map((item) => item.data.length)).toEqual([maxDataPerPayload, maxDataPerPayload, 5]);
-    expect(undelivered!.every((item) => item.attempts === 1 && item.error === "no relay configured (RELAY_URL)")).toBe(true);
-    expect(new Set(undelivered!.map((item) => item.webhookId)).size).toBe(3);
+    expect(undelivered.map((item) => item.data.length)).toEqual([maxDataPerPayload, maxDataPerPayload, 5]);
+    expect(undelivered.every((item) => item.attempts === 1 && item.error === "no relay configured (RELAY_URL)")).toBe(true);
+    expect(new Set(undelivered.map((item) => item.webhookId)).size).toBe(3);
   });
 });

@@ -1,30 +1,16 @@
+import { packBatches } from "../../shared/bounded-batches";
 import type { Config } from "../config";
-import { type Delivery, type DeliveryResult, newWebhookId } from "./vocabulary";
-import { executeDeliveries } from "./transports/dispatch";
-import { type DeliveryOutcome, metricStub } from "../metrics/metric-object";
-import type { Datum } from "../intake/datum";
+import { metricStub } from "../metrics/metric-object";
 import type { ObserverTarget } from "../metrics/observer-schema";
-
-/** Data of one metric owed to every observer of the metric, or to one observer (`observerId`). */
-export interface DeliveryJob {
-  metric: string;
-  data: Datum[];
-  observerId?: string;
-  webhookId?: string;
-  /** Attempts made before this one. */
-  attempts: number;
-}
-
-/** What a job could not deliver, and to whom (no `observerId`: the observers could not be looked up). */
-export interface Undelivered {
-  metric: string;
-  observerId?: string;
-  webhookId?: string;
-  data: Datum[];
-  /** Attempts made, this one included. */
-  attempts: number;
-  error: string;
-}
+import { executeDeliveries } from "./transports/dispatch";
+import {
+  type Delivery,
+  type DeliveryJob,
+  type DeliveryOutcome,
+  type DeliveryResult,
+  newWebhookId,
+  type Undelivered,
+} from "./vocabulary";
 
 /**
  * Most data in one payload. A batch normally gives each observer one payload; a batch larger than
@@ -32,13 +18,6 @@ export interface Undelivered {
  * payload takes and keeps relay requests under the relay's body limit.
  */
 export const maxDataPerPayload = 10_000;
-
-function slices<T>(items: T[], size: number): T[][] {
-  if (items.length <= size) return [items];
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
-}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -56,84 +35,93 @@ async function lookUpTargets(env: Env, job: DeliveryJob): Promise<ObserverTarget
   return target ? [target] : [];
 }
 
-/** Status updates are reported, not awaited by the guarantee: losing one must not redeliver data. */
-async function recordResults(env: Env, metric: string, results: DeliveryResult[], at: number): Promise<void> {
-  const stub = metricStub(env, metric);
-  const outcomes: DeliveryOutcome[] = [];
-  const removals: Promise<unknown>[] = [];
-  for (const { delivery, ok, gone, error } of results) {
-    if (gone) removals.push(stub.removeObserver(delivery.target.id));
-    else outcomes.push({ observerId: delivery.target.id, ok, data: delivery.data.length, at, ...(error ? { error } : {}) });
-  }
-  try {
-    await Promise.all([...removals, outcomes.length > 0 ? stub.recordDeliveries(outcomes) : undefined]);
-  } catch (error) {
-    console.error(`delivery status of metric ${JSON.stringify(metric)} not recorded: ${describe(error)}`);
-  }
+/** The deliveries that carry the jobs' data, and the jobs whose observers could not be looked up. */
+interface DeliveryPlan {
+  deliveries: Delivery[];
+  /** The job each delivery carries data of. */
+  jobOf: Map<Delivery, DeliveryJob>;
+  unplanned: Undelivered[];
 }
 
 /**
- * Delivers each job's data to its observers (one payload per observer per job) and reports, per
- * job, what remains undelivered. Observers that succeeded are never part of what is returned, so a
- * retry of the returned data cannot duplicate anything for them.
+ * One delivery per observer and payload-sized slice of each job. Retry jobs of one observer share a
+ * look-up: one Durable Object request per observer (or metric) per batch.
  */
-export async function runDeliveryJobs(env: Env, config: Config, jobs: DeliveryJob[]): Promise<Undelivered[][]> {
-  const undelivered: Undelivered[][] = jobs.map(() => []);
-  const deliveries: Delivery[] = [];
-  const jobOfDelivery = new Map<Delivery, number>();
-  // Retry messages of one observer share a look-up: one Durable Object request per observer per batch.
+async function planDeliveries(env: Env, jobs: readonly DeliveryJob[]): Promise<DeliveryPlan> {
+  const plan: DeliveryPlan = { deliveries: [], jobOf: new Map(), unplanned: [] };
   const lookUps = new Map<string, Promise<ObserverTarget[]>>();
-  const lookUpOnce = (job: DeliveryJob) => {
-    const key = JSON.stringify([job.metric, job.observerId ?? null]);
-    let targets = lookUps.get(key);
-    if (!targets) lookUps.set(key, (targets = lookUpTargets(env, job)));
-    return targets;
-  };
   await Promise.all(
-    jobs.map(async (job, jobIndex) => {
+    jobs.map(async (job) => {
+      const key = JSON.stringify([job.metric, job.observerId ?? null]);
+      let lookUp = lookUps.get(key);
+      if (!lookUp) lookUps.set(key, (lookUp = lookUpTargets(env, job)));
       let targets: ObserverTarget[];
       try {
-        targets = await lookUpOnce(job);
+        targets = await lookUp;
       } catch (error) {
-        undelivered[jobIndex]!.push({
-          ...job,
-          attempts: job.attempts + 1,
-          error: `observer look-up failed: ${describe(error)}`,
-        });
+        plan.unplanned.push({ ...job, attempts: job.attempts + 1, error: `observer look-up failed: ${describe(error)}` });
         return;
       }
       // One set of slices for all the job's observers: a format then serializes each slice once.
-      const jobSlices = slices(job.data, maxDataPerPayload);
+      const slices = packBatches(job.data, { maxItems: maxDataPerPayload }).map((slice) => slice.items);
       for (const target of targets) {
-        for (const data of jobSlices) {
+        for (const data of slices) {
           const delivery = { metric: job.metric, target, data, webhookId: job.webhookId ?? newWebhookId() };
-          deliveries.push(delivery);
-          jobOfDelivery.set(delivery, jobIndex);
+          plan.deliveries.push(delivery);
+          plan.jobOf.set(delivery, job);
         }
       }
     }),
   );
-  const results = await executeDeliveries(deliveries, config);
+  return plan;
+}
 
-  const resultsByMetric = new Map<string, DeliveryResult[]>();
-  for (const result of results) {
-    const { delivery } = result;
-    const sameMetric = resultsByMetric.get(delivery.metric) ?? [];
-    sameMetric.push(result);
-    resultsByMetric.set(delivery.metric, sameMetric);
-    if (!result.ok && !result.gone) {
-      const jobIndex = jobOfDelivery.get(delivery)!;
-      undelivered[jobIndex]!.push({
-        metric: delivery.metric,
-        attempts: jobs[jobIndex]!.attempts + 1,
-        observerId: delivery.target.id,
-        webhookId: delivery.webhookId,
-        data: delivery.data,
-        error: result.error ?? "delivery failed",
-      });
-    }
-  }
+/** The failed deliveries' data, still owed to their observers (an observer that is gone is owed nothing). */
+function undeliveredOf(results: readonly DeliveryResult[], jobOf: Map<Delivery, DeliveryJob>): Undelivered[] {
+  return results
+    .filter((result) => !result.ok && !result.gone)
+    .map(({ delivery, error }) => ({
+      metric: delivery.metric,
+      attempts: jobOf.get(delivery)!.attempts + 1,
+      observerId: delivery.target.id,
+      webhookId: delivery.webhookId,
+      data: delivery.data,
+      error: error ?? "delivery failed",
+    }));
+}
+
+/**
+ * Records the results on the observers' status, one call per metric, and removes the observers
+ * that answered 410 Gone. Logged rather than thrown: losing a status update must not redeliver data.
+ */
+async function recordResults(env: Env, results: readonly DeliveryResult[]): Promise<void> {
   const at = Date.now();
-  await Promise.all([...resultsByMetric].map(([metric, metricResults]) => recordResults(env, metric, metricResults, at)));
-  return undelivered;
+  const byMetric = Map.groupBy(results, (result) => result.delivery.metric);
+  await Promise.all(
+    [...byMetric].map(async ([metric, metricResults]) => {
+      const stub = metricStub(env, metric);
+      const outcomes: DeliveryOutcome[] = [];
+      const removals: Promise<unknown>[] = [];
+      for (const { delivery, ok, gone, error } of metricResults) {
+        if (gone) removals.push(stub.removeObserver(delivery.target.id));
+        else outcomes.push({ observerId: delivery.target.id, ok, data: delivery.data.length, at, ...(error ? { error } : {}) });
+      }
+      try {
+        await Promise.all([...removals, outcomes.length > 0 ? stub.recordDeliveries(outcomes) : undefined]);
+      } catch (error) {
+        console.error(`delivery status of metric ${JSON.stringify(metric)} not recorded: ${describe(error)}`);
+      }
+    }),
+  );
+}
+
+/**
+ * Delivers each job's data to its observers and returns what remains undelivered. Observers that
+ * succeeded are never part of what is returned, so a retry of it cannot duplicate anything for them.
+ */
+export async function runDeliveryJobs(env: Env, config: Config, jobs: readonly DeliveryJob[]): Promise<Undelivered[]> {
+  const plan = await planDeliveries(env, jobs);
+  const results = await executeDeliveries(plan.deliveries, config);
+  await recordResults(env, results);
+  return [...plan.unplanned, ...undeliveredOf(results, plan.jobOf)];
 }

@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import type { Datum } from "../intake/datum";
+import { type IntakeMessage, readBodies, rowsToData } from "../intake/queue-message";
 import { runDeliveryJobs } from "./fan-out";
-import { type IntakeMessage, readBodies, rowsToData } from "./messages";
 import { settleUndelivered } from "./retry-policy";
 
 /**
@@ -18,7 +18,6 @@ export async function consumeIntake(batch: MessageBatch<string>, env: Env, confi
     }
   }
   const jobs = [...dataByMetric].map(([metric, data]) => ({ metric, data, attempts: 0 }));
-  const undelivered = await runDeliveryJobs(env, config, jobs);
-  await settleUndelivered(env, config, undelivered.flat());
+  await settleUndelivered(env, config, await runDeliveryJobs(env, config, jobs));
   batch.ackAll();
 }

@@ -1,10 +1,11 @@
 import type { Config } from "../config";
-import { type DeliveryJob, runDeliveryJobs } from "./fan-out";
-import { type DeliveryMessage, readBodies, rowsToData } from "./messages";
+import { readBodies, rowsToData } from "../intake/queue-message";
+import { runDeliveryJobs } from "./fan-out";
 import { settleUndelivered } from "./retry-policy";
+import type { DeliveryJob, DeliveryMessage } from "./vocabulary";
 
 /** Consumes the retry path: each message is one observer's (or one metric's) undelivered data. */
-export async function consumeDeliveries(batch: MessageBatch<string>, env: Env, config: Config): Promise<void> {
+export async function consumeRetries(batch: MessageBatch<string>, env: Env, config: Config): Promise<void> {
   const jobs: DeliveryJob[] = readBodies<DeliveryMessage>(batch).map((body) => ({
     metric: body.metric,
     observerId: body.observerId,
@@ -12,7 +13,6 @@ export async function consumeDeliveries(batch: MessageBatch<string>, env: Env, c
     attempts: body.attempts,
     data: rowsToData(body.metric, body.rows),
   }));
-  const undelivered = await runDeliveryJobs(env, config, jobs);
-  await settleUndelivered(env, config, undelivered.flat());
+  await settleUndelivered(env, config, await runDeliveryJobs(env, config, jobs));
   batch.ackAll();
 }

@@ -1,7 +1,17 @@
 import type { Config } from "../config";
-import { retryDelaySeconds } from "./backoff";
-import type { Undelivered } from "./fan-out";
-import { type EncodedMessage, encodeDeliveryMessages, sendMessages } from "./messages";
+import { type EncodedMessage, sendMessages } from "../intake/queue-message";
+import { encodeDeliveryMessages } from "./retry-message";
+import type { Undelivered } from "./vocabulary";
+
+/**
+ * Delay before retry number `attempt` (1 = the first retry): exponential from the base, capped,
+ * with "equal jitter" (half fixed, half random) so that observers failing together do not retry
+ * in lockstep.
+ */
+export function retryDelaySeconds(attempt: number, config: Config, random: () => number = Math.random): number {
+  const ceiling = Math.min(config.RETRY_MAX_DELAY_SECONDS, config.RETRY_BASE_DELAY_SECONDS * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
 
 function toMessages(undelivered: Undelivered, delaySeconds?: number): EncodedMessage[] {
   const { metric, observerId, webhookId, attempts, data, error } = undelivered;
@@ -16,7 +26,7 @@ function toMessages(undelivered: Undelivered, delaySeconds?: number): EncodedMes
  * whose consumer records the loss on the observer's status. Each message carries one observer's
  * data, so a retry never reaches an observer that already has the data.
  */
-export async function settleUndelivered(env: Env, config: Config, undelivered: Undelivered[]): Promise<void> {
+export async function settleUndelivered(env: Env, config: Config, undelivered: readonly Undelivered[]): Promise<void> {
   const exhausted = undelivered.filter((item) => item.attempts >= config.DELIVERY_MAX_ATTEMPTS);
   const retried = undelivered.filter((item) => item.attempts < config.DELIVERY_MAX_ATTEMPTS);
   await Promise.all([

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { intakeSender } from "./intake-sender";
-import type { IntakeMessage } from "../delivery/messages";
+import type { IntakeMessage } from "./queue-message";
 import type { Datum } from "./datum";
 
 const datum = (id: string): Datum => ({ id, metric: "m", timestamp: 1, value: 0.5, resourceId: "vm1" });

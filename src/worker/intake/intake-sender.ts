@@ -1,5 +1,5 @@
 import type { Datum } from "./datum";
-import { encodeIntakeMessages, sendMessages } from "../delivery/messages";
+import { encodeIntakeMessages, sendMessages } from "./queue-message";
 
 /** The data of the requests that share one send, and how that send ended. */
 interface Group {

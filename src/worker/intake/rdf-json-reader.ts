@@ -9,7 +9,7 @@ import {
   xsdDouble,
   xsdInteger,
   xsdString,
-} from "./vocabulary";
+} from "./rdf-vocabulary";
 
 /*
  * The RDF/JSON structure (subjects → predicates → a list holding one literal object) is walked by

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { DeliveryOutcome } from "./metric-object";
+import type { DeliveryOutcome } from "../delivery/vocabulary";
 import { addObserver, declareMetric, metricPath, observersPath } from "../../../test/api/support/metrics";
 import { request, sendJson } from "../../../test/api/support/http";
 

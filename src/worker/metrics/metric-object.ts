@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
+import type { DeliveryOutcome, DeliveryStatus } from "../delivery/vocabulary";
 import type { MetricDeclaration, MetricView } from "./metric-schema";
 import {
-  type DeliveryStatus,
-  type ObserverRegistration,
+    type ObserverRegistration,
   type ObserverReport,
   type ObserverTarget,
   observerAddress,
@@ -11,19 +11,6 @@ import {
 import type { ObserverFormat, ObserverProtocol } from "./observer-kinds";
 import { countingRequests } from "../ops/usage";
 import { metricCatalogStub } from "./metric-catalog";
-
-/** What one delivery attempt to one observer came to, as the delivery side reports it. */
-export interface DeliveryOutcome {
-  observerId: string;
-  ok: boolean;
-  /** Number of data the attempt carried. */
-  data: number;
-  /** Epoch milliseconds. */
-  at: number;
-  error?: string;
-  /** The data were given up on (dead-lettered). */
-  lost?: boolean;
-}
 
 export type ObserverRegistrationResult =
   | { outcome: "created" | "existing"; observer: PublicObserver }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { DeliveryStatus } from "../delivery/vocabulary";
 import { observerFormats, observerProtocols } from "./observer-kinds";
 
 /** One of `values`, matched without regard to case and returned in its canonical spelling. */
@@ -114,16 +115,6 @@ export type ObserverTarget = ObserverRegistration & { id: string };
 
 /** A registered observer as the API shows it: the secret never leaves the service. */
 export type PublicObserver = Omit<ObserverTarget, "secret">;
-
-/** How deliveries to an observer went; timestamps are ISO 8601, null until the first of their kind. */
-export interface DeliveryStatus {
-  delivered: number;
-  failed: number;
-  lost: number;
-  lastSuccessAt: string | null;
-  lastFailureAt: string | null;
-  lastError: string | null;
-}
 
 export type ObserverReport = PublicObserver & { status: DeliveryStatus };
 

@@ -1,5 +1,5 @@
 import type { Datum } from "../../intake/datum";
-import { monitoringDataNamespace, xsdDouble, xsdInteger, xsdString } from "../../intake/vocabulary";
+import { monitoringDataNamespace, xsdDouble, xsdInteger, xsdString } from "../../intake/rdf-vocabulary";
 import { formatDouble } from "./number-format";
 import type { Serializer } from "./serializer";
 

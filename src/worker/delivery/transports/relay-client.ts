@@ -1,3 +1,4 @@
+import { packBatches } from "../../../shared/bounded-batches";
 import { type RelayDelivery, relayDeliveriesPath, relayResponseSchema } from "../../../shared/relay-contract";
 import type { Config } from "../../config";
 import { countedFetch } from "../../ops/usage";
@@ -63,8 +64,8 @@ async function postToRelay(
 
 /**
  * Hands TCP and UDP deliveries to the relay, in requests of at most a thousand deliveries and a
- * few MiB. Without a configured relay
- * they fail, and so wait in the retry path until one is configured.
+ * few MiB. Without a configured relay they fail, and so wait in the retry path until one is
+ * configured.
  */
 export async function deliverViaRelay(deliveries: Delivery[], config: Config): Promise<DeliveryResult[]> {
   if (config.RELAY_URL === "") {
@@ -77,20 +78,11 @@ export async function deliverViaRelay(deliveries: Delivery[], config: Config): P
     if (request) pending.push({ delivery, request });
     else results.push({ delivery, ok: true });
   });
-  const requests: Promise<DeliveryResult[]>[] = [];
-  let batch: typeof pending = [];
-  let batchChars = 0;
-  for (const item of pending) {
-    const chars = requestChars(item.request);
-    if (batch.length > 0 && (batch.length === maxDeliveriesPerRequest || batchChars + chars > maxRequestChars)) {
-      requests.push(postToRelay(config, batch));
-      batch = [];
-      batchChars = 0;
-    }
-    batch.push(item);
-    batchChars += chars;
-  }
-  if (batch.length > 0) requests.push(postToRelay(config, batch));
+  const requests = packBatches(pending, {
+    maxItems: maxDeliveriesPerRequest,
+    maxSize: maxRequestChars,
+    sizeOf: (item) => requestChars(item.request),
+  }).map((batch) => postToRelay(config, batch.items));
   for (const batchResults of await Promise.all(requests)) results.push(...batchResults);
   return results;
 }

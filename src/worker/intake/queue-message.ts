@@ -1,0 +1,127 @@
+import { packBatches } from "../../shared/bounded-batches";
+import { usage } from "../ops/usage";
+import type { Datum } from "./datum";
+
+/*
+ * Queue messages carry data as compact rows grouped by metric. A message body is built as one JSON
+ * text from per-row texts, so that its size is known while it is built without serializing
+ * anything twice. The platform takes at most 128 KB a message, and a sendBatch call at most 100
+ * messages and 256 KB.
+ */
+
+/** [datum id, timestamp ms, value, resourceId]; a non-finite value travels as its xsd:double lexical form. */
+export type DatumRow = [string, number, number | "INF" | "-INF" | "NaN", string];
+
+/** Accepted data, grouped by metric: [metric, rows][] (an array, so any metric name is a safe key). */
+export interface IntakeMessage {
+  kind: "intake";
+  metrics: [string, DatumRow[]][];
+}
+
+/** A message body as JSON text, with its size in bytes. */
+export interface EncodedMessage {
+  text: string;
+  bytes: number;
+  delaySeconds?: number;
+}
+
+export const maxMessageBytes = 120_000;
+const maxBatchMessages = 100;
+const maxBatchBytes = 250_000;
+
+function toRow(datum: Datum): DatumRow {
+  const { value } = datum;
+  const encoded = Number.isFinite(value) ? value : Number.isNaN(value) ? "NaN" : value > 0 ? "INF" : "-INF";
+  return [datum.id, datum.timestamp, encoded, datum.resourceId];
+}
+
+/** One datum's row as JSON text. */
+export function rowText(datum: Datum): string {
+  return JSON.stringify(toRow(datum));
+}
+
+function fromRow(metric: string, row: DatumRow): Datum {
+  const [id, timestamp, encoded, resourceId] = row;
+  const value =
+    typeof encoded === "number" ? encoded : encoded === "NaN" ? Number.NaN : encoded === "INF" ? Infinity : -Infinity;
+  return { id, metric, timestamp, value, resourceId };
+}
+
+export function rowsToData(metric: string, rows: readonly DatumRow[]): Datum[] {
+  return rows.map((row) => fromRow(metric, row));
+}
+
+/** UTF-8 length without encoding: JSON texts of data are mostly ASCII. */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) continue;
+    // Two bytes below U+0800; a surrogate pair is four bytes for two code units; the rest three.
+    bytes += code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}
+
+/** A row's share of a message: its bytes and the comma that separates it from the next. */
+export const rowBytes = (row: string) => utf8Length(row) + 1;
+
+const intakePrefix = '{"kind":"intake","metrics":[';
+const intakeEnvelopeBytes = intakePrefix.length + "]}".length;
+
+/**
+ * Packs accepted data into intake messages of at most `maxMessageBytes`: each metric's rows into
+ * groups that fit a message, then the groups into as few messages as they fit. Intake validation
+ * bounds every string of a datum, so one row always fits in a message.
+ */
+export function encodeIntakeMessages(data: readonly Datum[]): EncodedMessage[] {
+  const rowsByMetric = new Map<string, string[]>();
+  for (const datum of data) {
+    let rows = rowsByMetric.get(datum.metric);
+    if (!rows) rowsByMetric.set(datum.metric, (rows = []));
+    rows.push(rowText(datum));
+  }
+  const groups: { text: string; bytes: number }[] = [];
+  for (const [metric, rows] of rowsByMetric) {
+    const metricJson = JSON.stringify(metric);
+    const groupOverhead = utf8Length(metricJson) + "[,[]],".length;
+    const maxSize = maxMessageBytes - intakeEnvelopeBytes - groupOverhead;
+    for (const { items, size } of packBatches(rows, { maxSize, sizeOf: rowBytes })) {
+      groups.push({ text: `[${metricJson},[${items.join(",")}]]`, bytes: size + groupOverhead });
+    }
+  }
+  const maxSize = maxMessageBytes - intakeEnvelopeBytes;
+  return packBatches(groups, { maxSize, sizeOf: (group) => group.bytes }).map(({ items, size }) => ({
+    text: `${intakePrefix}${items.map((group) => group.text).join(",")}]}`,
+    bytes: size + intakeEnvelopeBytes,
+  }));
+}
+
+function sendRequest({ text, delaySeconds }: EncodedMessage): MessageSendRequest {
+  return delaySeconds === undefined
+    ? { body: text, contentType: "text" }
+    : { body: text, contentType: "text", delaySeconds };
+}
+
+/** Sends messages with as few sendBatch calls as the platform's per-call limits allow. */
+export async function sendMessages(queue: Queue, messages: readonly EncodedMessage[]): Promise<number> {
+  const calls = packBatches(messages, {
+    maxItems: maxBatchMessages,
+    maxSize: maxBatchBytes,
+    sizeOf: (message) => message.bytes,
+  }).map(({ items }) => {
+    const [only] = items;
+    // One message (every small request) goes by send(): locally it costs a fraction of a sendBatch.
+    return items.length === 1 && only
+      ? queue.send(only.text, { contentType: "text", delaySeconds: only.delaySeconds })
+      : queue.sendBatch(items.map(sendRequest));
+  });
+  await Promise.all(calls);
+  usage.queueMessagesWritten += messages.length;
+  return calls.length;
+}
+
+/** Message bodies are sent as JSON text (see above); the consumers read them back here. */
+export function readBodies<Body>(batch: MessageBatch<string>): Body[] {
+  return batch.messages.map((message) => JSON.parse(message.body) as Body);
+}
