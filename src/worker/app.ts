@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { ApiError, problemResponse } from "../shared/problems";
+import { SettingsError } from "../shared/settings";
 import { type Config, readConfig } from "./config";
 import { authentication } from "./http/auth";
 import { monitoringDataRoutes } from "./intake/routes";
@@ -20,6 +21,9 @@ export interface AppEnv {
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof SettingsError) {
+    return new ApiError("not-configured", `The service's settings are not valid: ${error.problems.join("; ")}.`);
+  }
   if (error instanceof HTTPException && (error.status === 400 || error.status === 413)) {
     const code = error.status === 400 ? "malformed-json" : "payload-too-large";
     return new ApiError(code, error.message || "The request could not be processed.");

@@ -1,20 +1,63 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { configSchema } from "./config";
+import { SettingsError } from "../shared/settings";
+import { configSchema, readConfig } from "./config";
 
 describe("configSchema", () => {
   it.each([
     ["true", true],
     [" TRUE ", true],
     ["false", false],
-    ["yes", false],
+    ["", false],
     [undefined, false],
-  ])("reads AUTH_DISABLED=%s as %s: anything but true keeps authentication on", (value, disabled) => {
+  ])("reads AUTH_DISABLED=%s as %s", (value, disabled) => {
     expect(configSchema.parse({ ...env, AUTH_DISABLED: value }).AUTH_DISABLED).toBe(disabled);
   });
 
-  it("falls back to the default for a limit that is not a positive integer", () => {
-    expect(configSchema.parse({ ...env, MAX_BODY_BYTES: "lots" }).MAX_BODY_BYTES).toBe(1_048_576);
-    expect(configSchema.parse({ ...env, MAX_DATA_PER_REQUEST: "25" }).MAX_DATA_PER_REQUEST).toBe(25);
+  it("gives every setting its default when unset", () => {
+    expect(configSchema.parse({})).toEqual({
+      AUTH_DISABLED: false,
+      ALLOW_PRIVATE_OBSERVERS: false,
+      ADMIN_TOKEN: [],
+      INGEST_TOKEN: [],
+      MAX_BODY_BYTES: 1_048_576,
+      MAX_DATA_PER_REQUEST: 10_000,
+      MAX_OBSERVERS_PER_METRIC: 100,
+      MAX_METRIC_NAME_LENGTH: 256,
+      DELIVERY_TIMEOUT_MS: 10_000,
+      DELIVERY_MAX_ATTEMPTS: 8,
+      RETRY_BASE_DELAY_SECONDS: 2,
+      RETRY_MAX_DELAY_SECONDS: 3_600,
+      RELAY_URL: "",
+      RELAY_TOKEN: "",
+    });
+  });
+
+  it("reads a valid value", () => {
+    expect(configSchema.parse({ MAX_DATA_PER_REQUEST: "25" }).MAX_DATA_PER_REQUEST).toBe(25);
+    expect(configSchema.parse({ ADMIN_TOKEN: "a, b,," }).ADMIN_TOKEN).toEqual(["a", "b"]);
+  });
+});
+
+describe("readConfig", () => {
+  it("refuses bad settings instead of falling back to defaults, naming every bad variable", () => {
+    const bad = { AUTH_DISABLED: "yes", MAX_BODY_BYTES: "lots", RELAY_URL: "relay:8788 no", DELIVERY_MAX_ATTEMPTS: "0" };
+    expect(() => readConfig(bad)).toThrow(SettingsError);
+    try {
+      readConfig(bad);
+    } catch (error) {
+      const { problems } = error as SettingsError;
+      expect(problems.map((problem) => problem.split(":")[0])).toEqual([
+        "AUTH_DISABLED",
+        "MAX_BODY_BYTES",
+        "DELIVERY_MAX_ATTEMPTS",
+        "RELAY_URL",
+      ]);
+    }
+  });
+
+  it("reads an env object once", () => {
+    const settings = { MAX_DATA_PER_REQUEST: "7" };
+    expect(readConfig(settings)).toBe(readConfig(settings));
   });
 });

@@ -1,49 +1,72 @@
 import { z } from "zod";
+import {
+  flagSetting,
+  integerSetting,
+  listSetting,
+  numberSetting,
+  readSettings,
+  SettingsError,
+  textSetting,
+} from "../shared/settings.ts";
 
-/** Only "true" turns a flag on: a misspelt AUTH_DISABLED leaves authentication on. */
-const flag = z
-  .string()
-  .optional()
-  .transform((value) => value?.trim().toLowerCase() === "true");
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().catch(fallback);
-const tokenList = z
-  .string()
-  .optional()
-  .transform((value) =>
-    (value ?? "")
-      .split(",")
-      .map((token) => token.trim())
-      .filter((token) => token.length > 0),
-  );
+function isHttpUrl(text: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
 
-/** Runtime settings read from the Worker's vars and secrets; the names are API.md's. */
+/**
+ * The Worker's settings (vars and secrets) with their defaults: the only place the defaults are
+ * written. wrangler.toml sets none of them, and the local launcher passes through any of these
+ * names it finds in its environment.
+ */
 export const configSchema = z.object({
-  AUTH_DISABLED: flag,
-  ALLOW_PRIVATE_OBSERVERS: flag,
-  ADMIN_TOKEN: tokenList,
-  INGEST_TOKEN: tokenList,
-  MAX_BODY_BYTES: positiveInt(1_048_576),
-  MAX_DATA_PER_REQUEST: positiveInt(10_000),
-  MAX_OBSERVERS_PER_METRIC: positiveInt(100),
-  MAX_METRIC_NAME_LENGTH: positiveInt(256),
-  DELIVERY_TIMEOUT_MS: positiveInt(10_000),
-  DELIVERY_MAX_ATTEMPTS: positiveInt(8),
-  RETRY_BASE_DELAY_SECONDS: z.coerce.number().nonnegative().catch(2),
-  RETRY_MAX_DELAY_SECONDS: z.coerce.number().nonnegative().catch(3_600),
-  RELAY_URL: z.string().optional().default(""),
-  RELAY_TOKEN: z.string().optional().default(""),
+  /** Runs without authentication (local development only). */
+  AUTH_DISABLED: flagSetting(false),
+  /** Lets observers point at loopback and private addresses (local development). */
+  ALLOW_PRIVATE_OBSERVERS: flagSetting(false),
+  /** Comma-separated; several tokens per role allow rotation. */
+  ADMIN_TOKEN: listSetting(),
+  INGEST_TOKEN: listSetting(),
+  MAX_BODY_BYTES: integerSetting(1, 100 * 1024 * 1024, 1_048_576),
+  MAX_DATA_PER_REQUEST: integerSetting(1, 1_000_000, 10_000),
+  MAX_OBSERVERS_PER_METRIC: integerSetting(1, 100_000, 100),
+  MAX_METRIC_NAME_LENGTH: integerSetting(1, 1_024, 256),
+  DELIVERY_TIMEOUT_MS: integerSetting(1, 600_000, 10_000),
+  DELIVERY_MAX_ATTEMPTS: integerSetting(1, 1_000, 8),
+  RETRY_BASE_DELAY_SECONDS: numberSetting(0, 86_400, 2),
+  RETRY_MAX_DELAY_SECONDS: numberSetting(0, 86_400, 3_600),
+  /** The relay's base URL; without it TCP and UDP deliveries wait in the retry path. */
+  RELAY_URL: textSetting("").refine((url) => url === "" || isHttpUrl(url), "expected an http or https URL"),
+  RELAY_TOKEN: textSetting(""),
 });
 
 export type Config = z.output<typeof configSchema>;
 
-const cache = new WeakMap<object, Config>();
+/** The names of the Worker's settings. */
+export const settingNames = Object.keys(configSchema.shape) as (keyof Config)[];
 
-/** Parses the environment once per isolate and env object. */
-export function readConfig(env: Env): Config {
-  let config = cache.get(env);
-  if (!config) {
-    config = configSchema.parse(env);
-    cache.set(env, config);
+const cache = new WeakMap<object, Config | SettingsError>();
+
+/**
+ * Reads the settings once per env object (an isolate keeps one). A bad setting is not replaced by
+ * its default: readConfig throws a SettingsError naming each bad variable, so the service answers
+ * every request 503 and its queue consumers fail until the setting is fixed, rather than quietly
+ * doing something else than configured.
+ */
+export function readConfig(env: object): Config {
+  let reading = cache.get(env);
+  if (!reading) {
+    try {
+      reading = readSettings(configSchema, env, "Worker");
+    } catch (error) {
+      if (!(error instanceof SettingsError)) throw error;
+      reading = error;
+    }
+    cache.set(env, reading);
   }
-  return config;
+  if (reading instanceof SettingsError) throw reading;
+  return reading;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { readRelayConfig, RelayConfigError } from "../../src/relay/config.ts";
 import { startRelay } from "../../src/relay/relay.ts";
+import { settingNames } from "../../src/worker/config.ts";
 import { startWorkerProcess } from "./worker-process.ts";
 
 /*
@@ -10,21 +11,6 @@ import { startWorkerProcess } from "./worker-process.ts";
  * development runs open and lets observers point at loopback and private addresses; any of these
  * settings can be overridden in .dev.vars or in the environment (see README, "Configuration").
  */
-const workerSettings = [
-  "AUTH_DISABLED",
-  "ALLOW_PRIVATE_OBSERVERS",
-  "ADMIN_TOKEN",
-  "INGEST_TOKEN",
-  "MAX_BODY_BYTES",
-  "MAX_DATA_PER_REQUEST",
-  "MAX_OBSERVERS_PER_METRIC",
-  "MAX_METRIC_NAME_LENGTH",
-  "DELIVERY_TIMEOUT_MS",
-  "DELIVERY_MAX_ATTEMPTS",
-  "RETRY_BASE_DELAY_SECONDS",
-  "RETRY_MAX_DELAY_SECONDS",
-];
-
 function fromEnvironment(names: readonly string[]): Record<string, string> {
   return Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
 }
@@ -44,7 +30,8 @@ async function main() {
       ALLOW_PRIVATE_OBSERVERS: "true",
       RELAY_URL: relay.url,
       RELAY_TOKEN: relayToken,
-      ...fromEnvironment(workerSettings),
+      // The relay settings name the relay started here.
+      ...fromEnvironment(settingNames.filter((name) => !name.startsWith("RELAY_"))),
     },
     useDevVars: true,
   });
