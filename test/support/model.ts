@@ -1,6 +1,6 @@
-/** Model documents as clients of the service send them (API.md "Knowledge base"). */
+/** Model documents as clients of the service send them. */
 
-/** The example of REFERENCE.md: provider amazon, VM frontend1, the mic1 methods and component. */
+/** The original system's documented example: provider amazon, VM frontend1, the mic1 methods and component. */
 export const referenceModel = {
   cloudProviders: [{ id: "amazon", type: "IaaS" }],
   internalComponents: [

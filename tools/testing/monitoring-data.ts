@@ -1,4 +1,4 @@
-/** Builds RDF/JSON monitoring data bodies as a client of the service sends them (SPEC.md section 2). */
+/** Builds RDF/JSON monitoring data bodies as a client of the service sends them. */
 export const monitoringNamespace = "http://www.modaclouds.eu/rdfs/1.0/monitoringdata#";
 const xsd = "http://www.w3.org/2001/XMLSchema#";
 

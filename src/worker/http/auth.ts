@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app";
 import type { Config } from "../config";
+import { bearerToken } from "../../shared/http/bearer";
 import { ApiError } from "../../shared/problems";
 
 /** What a request needs: nothing, an ingest or admin token, or an admin token. */
@@ -59,11 +60,6 @@ async function matchesAny(presented: ArrayBuffer, tokens: readonly string[]): Pr
   return matched;
 }
 
-/** The token of an `Authorization: Bearer <token>` header (scheme in any case), if there is one. */
-function bearerToken(authorization: string | undefined): string | undefined {
-  return /^Bearer +(\S+) *$/i.exec(authorization ?? "")?.[1];
-}
-
 /** The challenge of RFC 6750 section 3, with its error code when the client sent a token. */
 function challenge(error?: "invalid_token" | "insufficient_scope"): Record<string, string> {
   return { "www-authenticate": `Bearer realm="tower-edge"${error ? `, error="${error}"` : ""}` };
@@ -93,7 +89,7 @@ async function authorize(access: Exclude<Access, "open">, authorization: string 
 }
 
 /**
- * Bearer-token authentication with two roles (API.md): admin tokens may do everything, ingest
+ * Bearer-token authentication with two roles: admin tokens may do everything, ingest
  * tokens may only send monitoring data. A service without any token refuses to run open (503)
  * unless AUTH_DISABLED says so; the health check stays open either way.
  */

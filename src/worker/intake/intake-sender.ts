@@ -8,8 +8,8 @@ interface Group {
 }
 
 /**
- * Requests of at most this many data share sends. For them the send is most of the cost (locally,
- * three times the rest of a single-datum request); a larger request already spreads its send over
+ * Requests of at most this many data share sends. For them the send is most of the cost (see
+ * docs/BENCHMARKS.md); a larger request already spreads its send over
  * its data, and gathering such requests would only make messages, and so the consumer's batches,
  * larger and slower to fill.
  */

@@ -111,7 +111,7 @@ export async function sendMessages(queue: Queue, messages: readonly EncodedMessa
     sizeOf: (message) => message.bytes,
   }).map(({ items }) => {
     const [only] = items;
-    // One message (every small request) goes by send(): locally it costs a fraction of a sendBatch.
+    // One message (every small request) goes by send(), which costs less than a sendBatch.
     return items.length === 1 && only
       ? queue.send(only.text, { contentType: "text", delaySeconds: only.delaySeconds })
       : queue.sendBatch(items.map(sendRequest));

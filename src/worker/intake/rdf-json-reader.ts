@@ -14,9 +14,9 @@ import {
 /*
  * The RDF/JSON structure (subjects → predicates → a list holding one literal object) is walked by
  * hand, and zod validates each literal's lexical form. Parsing every literal object with zod object
- * schemas took about 17 ms per 1,000 data without zod's compiled parsers, which Workers forbid (they
- * generate code from strings): far over the intake budget of well under 2 ms. What each property
- * accepts is stated once, in `propertyRules`.
+ * schemas is many times slower without zod's compiled parsers, which Workers forbid (they generate
+ * code from strings), and would dominate the cost of intake. What each property accepts is stated
+ * once, in `propertyRules`.
  */
 
 /**
@@ -232,7 +232,7 @@ export type MonitoringDataResult =
   | { ok: false; tooMany: number };
 
 /**
- * Validates a `POST /monitoringdata` body (API.md "Monitoring data intake"): an RDF/JSON object whose
+ * Validates a `POST /monitoringdata` body (docs/API.md, "Monitoring data intake"): an RDF/JSON object whose
  * subjects are datum ids. Every problem of every datum is reported, each at its JSON pointer.
  */
 export function parseMonitoringData(body: unknown, limits: MonitoringDataLimits): MonitoringDataResult {

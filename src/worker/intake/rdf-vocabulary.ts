@@ -1,9 +1,9 @@
-/** The RDF vocabulary of a monitoring datum (SPEC.md section 2), shared by the intake and RDF/JSON delivery. */
+/** The RDF vocabulary of a monitoring datum shared by the intake and RDF/JSON delivery. */
 
 /** The namespace of the datum properties, and the one the service writes. */
 export const monitoringDataNamespace = "http://www.modaclouds.eu/rdfs/1.0/monitoringdata#";
 
-/** The namespace of the original's later data analyzer (REFERENCE.md), accepted on intake. */
+/** The namespace of the original's later data analyzer, accepted on intake. */
 export const modelNamespace = "http://www.modaclouds.eu/model#";
 
 export const acceptedNamespaces = [monitoringDataNamespace, modelNamespace] as const;

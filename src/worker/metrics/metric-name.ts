@@ -28,7 +28,7 @@ function buildMetricNameSchema(maxLength: number) {
 const schemaByMaxLength = new Map<number, ReturnType<typeof buildMetricNameSchema>>();
 
 /**
- * A metric name (API.md "Metrics"): 1 to `maxLength` characters (Unicode code points), no control
+ * A metric name (docs/API.md, "Metric names"): 1 to `maxLength` characters (Unicode code points), no control
  * characters and no `/`, which would split the name when it is used as a path segment. Built once
  * per limit: the limit is configuration, and building a zod schema costs more than using it.
  */

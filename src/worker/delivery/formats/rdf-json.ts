@@ -11,7 +11,7 @@ const timestampPredicate = `${monitoringDataNamespace}timestamp`;
 const valuePredicate = `${monitoringDataNamespace}value`;
 const resourceIdPredicate = `${monitoringDataNamespace}resourceId`;
 
-/** `"<id>":{…}`, one subject of an RDF/JSON object, with the datatypes of SPEC.md section 2. */
+/** `"<id>":{…}`, one subject of an RDF/JSON object, with the datatypes the intake requires. */
 function subjectMember(datum: Datum): string {
   const properties = {
     [metricPredicate]: [{ type: "literal", value: datum.metric }],

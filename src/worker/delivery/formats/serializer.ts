@@ -4,7 +4,7 @@ import type { ObserverFormat } from "../../metrics/observer-kinds";
 /** How UDP may split a payload: whole lines packed per datagram, or one datum's document each. */
 export type DatagramPacking = "lines" | "one-per-datagram";
 
-/** Turns data into the bytes an observer of one format receives (API.md, "Delivery to observers"). */
+/** Turns data into the bytes an observer of one format receives (docs/API.md, "Formats"). */
 export interface Serializer {
   readonly format: ObserverFormat;
   /** Content-Type of an HTTP delivery. */

@@ -9,7 +9,7 @@ import type { Serializer } from "./serializer";
  */
 const jsonNonFinite = { nan: "null", infinity: "null", negativeInfinity: "null" };
 
-/** `{"resourceId","metric","value","timestamp"}`, the original's TOWER/JSON element (REFERENCE.md). */
+/** `{"resourceId","metric","value","timestamp"}`, the original system's TOWER/JSON element. */
 function towerObject(datum: Datum): string {
   const resourceId = JSON.stringify(datum.resourceId);
   const metric = JSON.stringify(datum.metric);
