@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs and starts the real receivers the interop tests (test/node/interop-relay.test.ts) deliver to,
+# Installs and starts the real receivers the interop tests (test/e2e/interop-relay.test.ts) deliver to,
 # all on loopback, in the background:
 #   carbon-cache (Debian graphite-carbon): plaintext TCP 127.0.0.1:2003 and UDP 127.0.0.1:2003,
 #     whisper files under /var/lib/graphite/whisper (read back with whisper-fetch);

@@ -1,6 +1,7 @@
 import { once } from "node:events";
-import { createServer } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
 import type { RelayConfig } from "./config.ts";
 import { RelayCounters } from "./counters.ts";
 import { DestinationPolicy } from "./destination-policy.ts";
@@ -38,8 +39,8 @@ export async function startRelay(config: RelayConfig): Promise<RunningRelay> {
   const udp = new UdpSender();
   const dispatcher = new DeliveryDispatcher({ tcp, udp, policy, counters, maxDatagramBytes: config.maxDatagramBytes });
   const api = new RelayHttpApi({ token: config.token, maxBodyBytes: config.maxBodyBytes, dispatcher, counters });
-  const server = createServer(api.handle);
-  server.listen(config.port, config.host);
+  // A node:http server: serve makes no other kind unless given another createServer.
+  const server = serve({ fetch: api.app.fetch, port: config.port, hostname: config.host }) as Server;
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
 

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import { ApiError, problemResponse } from "../shared/problems";
+import { problemBodyLimit } from "../shared/http/body-limit";
+import { problemOnError, problemOnMethodNotAllowed, problemOnNotFound } from "../shared/http/problem-handlers";
+import { ApiError } from "../shared/problems";
 import { SettingsError } from "../shared/settings";
 import { type Config, readConfig } from "./config";
 import { authentication } from "./http/auth";
@@ -19,17 +19,14 @@ export interface AppEnv {
   Variables: { config: Config };
 }
 
-function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
+const problemAnswer = problemOnError("unhandled error");
+
+function onError(error: Error): Response {
   if (error instanceof SettingsError) {
-    return new ApiError("not-configured", `The service's settings are not valid: ${error.problems.join("; ")}.`);
+    const detail = `The service's settings are not valid: ${error.problems.join("; ")}.`;
+    return problemAnswer(new ApiError("not-configured", detail));
   }
-  if (error instanceof HTTPException && (error.status === 400 || error.status === 413)) {
-    const code = error.status === 400 ? "malformed-json" : "payload-too-large";
-    return new ApiError(code, error.message || "The request could not be processed.");
-  }
-  console.error("unhandled error", error instanceof Error ? (error.stack ?? error.message) : String(error));
-  return new ApiError("internal", "An unexpected error occurred; it has been logged.");
+  return problemAnswer(error);
 }
 
 /** The routes of the API, mounted both under /v1 and at the root. */
@@ -50,35 +47,17 @@ export type ApiRoutes = ReturnType<typeof createApi>;
 /** Builds the Worker's HTTP app: one error path, body limits, and every route under / and /v1. */
 export function createApp() {
   const app = new Hono<AppEnv>();
-  app.onError((error) => problemResponse(toApiError(error)));
-  app.notFound((c) => problemResponse(ApiError.notFound(`No route matches ${c.req.path}.`)));
+  app.onError(onError);
+  app.notFound(problemOnNotFound);
   // A known path called with another method: 405 with the methods it has, instead of the 404.
-  app.use(
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) =>
-        problemResponse(
-          new ApiError("method-not-allowed", `${c.req.method} is not allowed on ${c.req.path}.`, {
-            headers: { allow: methods.toSorted().join(", ") },
-          }),
-        ),
-    }),
-  );
+  app.use(methodNotAllowed({ app, onMethodNotAllowed: problemOnMethodNotAllowed }));
   app.use(async (c, next) => {
     c.set("config", readConfig(c.env));
     await next();
   });
   // Before the body limit: a client without a valid token learns nothing, not even the limits.
   app.use(authentication);
-  app.use(async (c, next) => {
-    const maxSize = c.get("config").MAX_BODY_BYTES;
-    return bodyLimit({
-      maxSize,
-      onError: () => {
-        throw new ApiError("payload-too-large", `The body is larger than the limit of ${maxSize} bytes.`);
-      },
-    })(c, next);
-  });
+  app.use((c, next) => problemBodyLimit(c.get("config").MAX_BODY_BYTES)(c, next));
 
   const api = createApi();
   app.route("/v1", api);

@@ -261,7 +261,7 @@ describe("media type and syntax", () => {
       type: "urn:tower-edge:problem:malformed-json",
       title: "Malformed JSON",
       status: 400,
-      detail: "Malformed JSON in request body",
+      detail: "The body is not valid JSON: Unexpected end of JSON input",
     });
     expect(await readModel()).toEqual(referenceModelStored);
   });

@@ -6,7 +6,7 @@ import { registerMetrics } from "./metric-registry";
 import { intakeSender } from "./intake-sender";
 import { parseMonitoringData } from "./rdf-json-reader";
 import { usage } from "../ops/usage";
-import { jsonBody } from "../http/validation";
+import { jsonBody } from "../../shared/http/json-body";
 
 /**
  * Runs `work`, once more after a short pause if it fails (a passing overload should not cost the

@@ -5,7 +5,7 @@ import { metricStub } from "./metric-object";
 import { metricCatalogStub } from "./metric-catalog";
 import { forgetMetric } from "../intake/metric-registry";
 import { metricDeclarationSchema } from "./metric-schema";
-import { jsonBody } from "../http/validation";
+import { jsonBody } from "../../shared/http/json-body";
 import { metricNameParam, unknownMetric } from "./metric-path";
 
 /** Like `jsonBody`, but a request without a body counts as `{}`. */

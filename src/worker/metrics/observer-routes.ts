@@ -4,7 +4,7 @@ import { metricStub } from "./metric-object";
 import { ApiError } from "../../shared/problems";
 import { observerRegistrationSchema } from "./observer-schema";
 import { observerAddressProblem } from "./address-policy";
-import { jsonBody } from "../http/validation";
+import { jsonBody } from "../../shared/http/json-body";
 import { metricNameParam, unknownMetric } from "./metric-path";
 
 function unknownObserver(metric: string, observerId: string): ApiError {

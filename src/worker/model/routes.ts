@@ -4,7 +4,8 @@ import { knowledgeBase, type ModelWriteResult } from "./knowledge-base";
 import type { Referrer } from "./model-store";
 import { ApiError } from "../../shared/problems";
 import { modelUploadSchema, resourceIdParams } from "./schema";
-import { jsonBody, pathParams } from "../http/validation";
+import { jsonBody } from "../../shared/http/json-body";
+import { pathParams } from "../http/path-params";
 
 function assertWritten(result: ModelWriteResult): void {
   if (!result.ok) throw ApiError.validation(result.problems, "The model is not valid; nothing was stored.");

@@ -2,9 +2,6 @@ import { zValidator } from "@hono/zod-validator";
 import type { z } from "zod";
 import { ApiError, zodProblems } from "../../shared/problems";
 
-// The Worker's routes take both of their validators from here; the body's is shared with the relay.
-export { jsonBody } from "../../shared/http/json-body";
-
 /** Validates path parameters; problems are located by the parameter's name (`/id`). */
 export function pathParams<S extends z.ZodType>(schema: S) {
   return zValidator("param", schema, (result) => {
