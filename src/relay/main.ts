@@ -2,14 +2,15 @@
  * The relay process: `node dist/relay.mjs` (production, after `npm run build:relay`) or
  * `npm run relay` (from source). Configuration comes from RELAY_* environment variables (config.ts).
  */
-import { readRelayConfig, RelayConfigError } from "./config.ts";
+import { SettingsError } from "../shared/settings.ts";
+import { readRelayConfig } from "./config.ts";
 import { startRelay } from "./relay.ts";
 
 function readConfigOrExit() {
   try {
     return readRelayConfig(process.env);
   } catch (error) {
-    if (!(error instanceof RelayConfigError)) throw error;
+    if (!(error instanceof SettingsError)) throw error;
     console.error(`relay: ${error.message}`);
     process.exit(1);
   }

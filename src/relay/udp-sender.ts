@@ -1,4 +1,5 @@
 import { createSocket, type Socket } from "node:dgram";
+import { packBatches } from "../shared/bounded-batches.ts";
 import type { UdpDelivery } from "../shared/relay-contract.ts";
 import type { ResolvedAddress } from "./destination-policy.ts";
 
@@ -28,20 +29,9 @@ export function packDatagrams(
     );
   }
   if (packing === "one-per-datagram") return units;
-  const datagrams: Buffer[] = [];
-  let current: Buffer[] = [];
-  let currentBytes = 0;
-  for (const unit of units) {
-    if (currentBytes + unit.length > maxBytes) {
-      datagrams.push(Buffer.concat(current, currentBytes));
-      current = [];
-      currentBytes = 0;
-    }
-    current.push(unit);
-    currentBytes += unit.length;
-  }
-  if (current.length > 0) datagrams.push(Buffer.concat(current, currentBytes));
-  return datagrams;
+  return packBatches(units, { maxSize: maxBytes, sizeOf: (unit) => unit.length }).map(({ items, size }) =>
+    Buffer.concat(items, size),
+  );
 }
 
 /** Sends datagrams from one unbound-port socket per address family, created on first use. */

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { readRelayConfig, RelayConfigError } from "../../src/relay/config.ts";
+import { readRelayConfig } from "../../src/relay/config.ts";
+import { SettingsError } from "../../src/shared/settings.ts";
 import { startRelay } from "../../src/relay/relay.ts";
 import { settingNames } from "../../src/worker/config.ts";
 import { startWorkerProcess } from "./worker-process.ts";
@@ -50,6 +51,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof RelayConfigError ? error.message : error);
+  console.error(error instanceof SettingsError ? error.message : error);
   process.exit(1);
 });
