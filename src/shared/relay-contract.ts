@@ -50,7 +50,6 @@ export const relayResponseSchema = z.strictObject({
 export type TcpDelivery = z.infer<typeof tcpDeliverySchema>;
 export type UdpDelivery = z.infer<typeof udpDeliverySchema>;
 export type RelayDelivery = z.infer<typeof relayDeliverySchema>;
-export type RelayRequest = z.infer<typeof relayRequestSchema>;
 export type RelayResult = z.infer<typeof relayResultSchema>;
 export type RelayResponse = z.infer<typeof relayResponseSchema>;
 

@@ -11,6 +11,7 @@ import {
   newWebhookId,
   type Undelivered,
 } from "./vocabulary";
+import { getOrCreate } from "../../shared/get-or-create";
 
 /**
  * Most data in one payload. A batch normally gives each observer one payload; a batch larger than
@@ -53,8 +54,7 @@ async function planDeliveries(env: Env, jobs: readonly DeliveryJob[]): Promise<D
   await Promise.all(
     jobs.map(async (job) => {
       const key = JSON.stringify([job.metric, job.observerId ?? null]);
-      let lookUp = lookUps.get(key);
-      if (!lookUp) lookUps.set(key, (lookUp = lookUpTargets(env, job)));
+      const lookUp = getOrCreate(lookUps, key, () => lookUpTargets(env, job));
       let targets: ObserverTarget[];
       try {
         targets = await lookUp;

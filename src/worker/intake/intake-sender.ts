@@ -1,5 +1,6 @@
 import type { Datum } from "./datum";
 import { encodeIntakeMessages, sendMessages } from "./queue-message";
+import { getOrCreate } from "../../shared/get-or-create";
 
 /** The data of the requests that share one send, and how that send ended. */
 interface Group {
@@ -91,7 +92,5 @@ const senders = new WeakMap<Queue, IntakeSender>();
 
 /** The isolate's sender for `queue` (a queue binding is one object for all the isolate's requests). */
 export function intakeSender(queue: Queue): IntakeSender {
-  let sender = senders.get(queue);
-  if (!sender) senders.set(queue, (sender = new IntakeSender(queue)));
-  return sender;
+  return getOrCreate(senders, queue, () => new IntakeSender(queue));
 }

@@ -1,6 +1,7 @@
 import { packBatches } from "../../shared/bounded-batches";
 import { usage } from "../ops/usage";
 import type { Datum } from "./datum";
+import { getOrCreate } from "../../shared/get-or-create";
 
 /*
  * Queue messages carry data as compact rows grouped by metric. A message body is built as one JSON
@@ -77,9 +78,7 @@ const intakeEnvelopeBytes = intakePrefix.length + "]}".length;
 export function encodeIntakeMessages(data: readonly Datum[]): EncodedMessage[] {
   const rowsByMetric = new Map<string, string[]>();
   for (const datum of data) {
-    let rows = rowsByMetric.get(datum.metric);
-    if (!rows) rowsByMetric.set(datum.metric, (rows = []));
-    rows.push(rowText(datum));
+    getOrCreate(rowsByMetric, datum.metric, () => []).push(rowText(datum));
   }
   const groups: { text: string; bytes: number }[] = [];
   for (const [metric, rows] of rowsByMetric) {

@@ -39,7 +39,7 @@ function problemsOf(body: unknown, parseLimits = limits) {
   return result.problems;
 }
 
-function valueOf(property: string, fields: Literal): unknown {
+function parsedValueOf(property: string, fields: Literal): unknown {
   const result = parseMonitoringData({ d1: subject(literal(property, fields)) }, limits);
   if (!result.ok) throw new Error(`expected data, got ${JSON.stringify(result)}`);
   return result.data[0]![property as "value"];
@@ -100,7 +100,7 @@ describe("parseMonitoringData: accepted bodies", () => {
     ["-INF", Number.NEGATIVE_INFINITY],
     ["NaN", Number.NaN],
   ])("reads the xsd:double %j as %d", (lexical, expected) => {
-    expect(valueOf("value", { type: "literal", value: lexical, datatype: `${xsd}double` })).toBe(expected);
+    expect(parsedValueOf("value", { type: "literal", value: lexical, datatype: `${xsd}double` })).toBe(expected);
   });
 
   it.each([
@@ -110,13 +110,13 @@ describe("parseMonitoringData: accepted bodies", () => {
     ["007", 7],
     ["9007199254740991", Number.MAX_SAFE_INTEGER],
   ])("reads the xsd:integer timestamp %j as %d", (lexical, expected) => {
-    expect(valueOf("timestamp", { type: "literal", value: lexical, datatype: `${xsd}integer` })).toBe(expected);
+    expect(parsedValueOf("timestamp", { type: "literal", value: lexical, datatype: `${xsd}integer` })).toBe(expected);
   });
 
   it("counts a metric name's length in characters, not UTF-16 units", () => {
     const emoji = "\u{1F600}";
     const fields = { type: "literal", value: emoji.repeat(256) };
-    expect(valueOf("metric", fields)).toBe(emoji.repeat(256));
+    expect(parsedValueOf("metric", fields)).toBe(emoji.repeat(256));
     expect(problemsOf({ d1: subject(literal("metric", { ...fields, value: emoji.repeat(257) })) })).toEqual([
       { path: at("metric", 0, "value"), message: "metric name must be at most 256 characters long" },
     ]);

@@ -10,6 +10,7 @@ import {
   xsdInteger,
   xsdString,
 } from "./rdf-vocabulary";
+import { getOrCreate } from "../../shared/get-or-create";
 
 /*
  * The RDF/JSON structure (subjects → predicates → a list holding one literal object) is walked by
@@ -26,7 +27,7 @@ import {
 export const maxIdentifierLength = 1_024;
 
 /** C0 and C1 controls: outside xsd:string's characters in practice, and unrepresentable in some formats. */
-const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
+const controlCharacter = /\p{Cc}/u;
 
 /** An optional sign and decimal digits: the xsd:integer lexical space. */
 const integerLexical = /^[+-]?\d+$/;
@@ -203,11 +204,8 @@ class MonitoringDataReader {
 
   private checkLexicalForm(rule: PropertyRule<unknown>, lexical: unknown): z.ZodSafeParseResult<string> {
     if (!rule.recurs || typeof lexical !== "string") return rule.lexical.safeParse(lexical);
-    let checked = this.checkedLexicalForms.get(rule.lexical);
-    if (!checked) this.checkedLexicalForms.set(rule.lexical, (checked = new Map()));
-    let result = checked.get(lexical);
-    if (!result) checked.set(lexical, (result = rule.lexical.safeParse(lexical)));
-    return result;
+    const checked = getOrCreate(this.checkedLexicalForms, rule.lexical, () => new Map());
+    return getOrCreate(checked, lexical, (form) => rule.lexical.safeParse(form));
   }
 
   private problem(path: PropertyKey[], message: string): undefined {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { getOrCreate } from "../../shared/get-or-create";
 
 // \p{Cc} covers C0, DEL and C1. \p{Cs} only matches an unpaired surrogate under the u flag: such a
 // name has no UTF-8 form, so two different names would collapse into one once encoded.
@@ -33,7 +34,5 @@ const schemaByMaxLength = new Map<number, ReturnType<typeof buildMetricNameSchem
  * per limit: the limit is configuration, and building a zod schema costs more than using it.
  */
 export function metricNameSchema(maxLength: number) {
-  let schema = schemaByMaxLength.get(maxLength);
-  if (!schema) schemaByMaxLength.set(maxLength, (schema = buildMetricNameSchema(maxLength)));
-  return schema;
+  return getOrCreate(schemaByMaxLength, maxLength, buildMetricNameSchema);
 }

@@ -267,6 +267,6 @@ export class ModelStore {
     const { table, targetColumn } = relationships[relationship];
     this.sql.exec(`DELETE FROM ${table} WHERE component_id = ?`, componentId);
     const insert = `INSERT INTO ${table} (component_id, position, ${targetColumn}) VALUES (?, ?, ?)`;
-    targetIds.forEach((targetId, position) => this.sql.exec(insert, componentId, position, targetId));
+    for (const [position, targetId] of targetIds.entries()) this.sql.exec(insert, componentId, position, targetId);
   }
 }

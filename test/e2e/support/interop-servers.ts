@@ -60,7 +60,7 @@ export function uniqueRunId(): string {
 
 /** The values whisper holds for a metric path over the last ten minutes, or undefined before its file exists. */
 async function whisperValues(metricPath: string, nowSeconds: number): Promise<(number | null)[] | undefined> {
-  const file = join(whisperDirectory, ...metricPath.split(".")) + ".wsp";
+  const file = `${join(whisperDirectory, ...metricPath.split("."))}.wsp`;
   try {
     const { stdout } = await run("whisper-fetch", ["--json", `--from=${nowSeconds - 600}`, file]);
     return (JSON.parse(stdout) as { values: (number | null)[] }).values;

@@ -5,14 +5,13 @@ import { influxDbSerializer } from "./influxdb";
 import { rdfJsonSerializer } from "./rdf-json";
 import type { Serializer } from "./serializer";
 import { towerJsonSerializer } from "./tower-json";
+import { getOrCreate } from "../../../shared/get-or-create";
 
 /** Caches a function of a data array for as long as the array lives. */
 function perDataArray(compute: (data: readonly Datum[]) => string[]) {
   const cache = new WeakMap<readonly Datum[], string[]>();
   return (data: readonly Datum[]) => {
-    let result = cache.get(data);
-    if (!result) cache.set(data, (result = compute(data)));
-    return result;
+    return getOrCreate(cache, data, compute);
   };
 }
 

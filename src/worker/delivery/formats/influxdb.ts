@@ -15,6 +15,7 @@ import { formatFiniteDouble } from "./number-format";
  * - a time outside the signed 64-bit nanoseconds readers parse (before 1677 or after 2262).
  */
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding ASCII control characters is its purpose.
 const asciiControl = /[\u0000-\u001f\u007f]/;
 
 function isEncodable(text: string): boolean {

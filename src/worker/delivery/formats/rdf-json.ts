@@ -34,7 +34,8 @@ function payloads(data: readonly Datum[]): string[] {
   for (const datum of data) {
     const occurrence = seen.get(datum.id) ?? 0;
     seen.set(datum.id, occurrence + 1);
-    (documents[occurrence] ??= []).push(subjectMember(datum));
+    documents[occurrence] ??= [];
+    documents[occurrence].push(subjectMember(datum));
   }
   return documents.map((members) => `{${members.join(",")}}`);
 }
