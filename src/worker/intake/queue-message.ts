@@ -19,7 +19,7 @@ export interface IntakeMessage {
   metrics: [string, DatumRow[]][];
 }
 
-/** A message body as JSON text, with its size in bytes. */
+/** A message body as JSON text, with an upper bound of its size in bytes. */
 export interface EncodedMessage {
   text: string;
   bytes: number;
