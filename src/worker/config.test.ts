@@ -41,7 +41,12 @@ describe("configSchema", () => {
 
 describe("readConfig", () => {
   it("refuses bad settings instead of falling back to defaults, naming every bad variable", () => {
-    const bad = { AUTH_DISABLED: "yes", MAX_BODY_BYTES: "lots", RELAY_URL: "relay:8788 no", DELIVERY_MAX_ATTEMPTS: "0" };
+    const bad = {
+      AUTH_DISABLED: "yes",
+      MAX_BODY_BYTES: "lots",
+      RELAY_URL: "relay:8788 no",
+      DELIVERY_MAX_ATTEMPTS: "0",
+    };
     expect(() => readConfig(bad)).toThrow(SettingsError);
     try {
       readConfig(bad);

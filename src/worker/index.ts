@@ -1,13 +1,13 @@
 import { createApp } from "./app";
 import { readConfig } from "./config";
 import { consumeDeadLetters } from "./delivery/dead-letter-consumer";
-import { consumeRetries } from "./delivery/retry-consumer";
 import { consumeIntake } from "./delivery/intake-consumer";
+import { consumeRetries } from "./delivery/retry-consumer";
 import { usage } from "./ops/usage";
 
-export { KnowledgeBase } from "./model/knowledge-base";
 export { MetricCatalog } from "./metrics/metric-catalog";
 export { MetricObject } from "./metrics/metric-object";
+export { KnowledgeBase } from "./model/knowledge-base";
 
 const app = createApp();
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { FieldProblem } from "../../src/shared/problems";
-import { addObserver, declareMetric, listObservers, observersPath, uuid } from "./support/metrics";
 import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/http";
+import { addObserver, declareMetric, listObservers, observersPath, uuid } from "./support/metrics";
 
 const metric = "validated";
 const detail = "The request has problems; see errors.";
@@ -64,15 +64,21 @@ describe.each(prefixes)("observer bodies under %o", (prefix) => {
     // Which address fields belong depends on the protocol, so an unknown protocol is the only problem.
     ["an unknown protocol", { protocol: "SMTP", ...http }, [{ path: "/protocol", message: protocolMessage }]],
     ["an unknown field", { ...http, priority: 1 }, [{ path: "/priority", message: "Unknown field." }]],
-    ["a secret of 15 characters", { ...http, secret: "x".repeat(15) }, [
-      { path: "/secret", message: "The secret must be at least 16 characters long." },
-    ]],
-    ["a secret of 129 characters", { ...http, secret: "x".repeat(129) }, [
-      { path: "/secret", message: "The secret must be at most 128 characters long." },
-    ]],
-    ["a secret that is not a string", { ...http, secret: 1234567890123456 }, [
-      { path: "/secret", message: "The secret must be a string." },
-    ]],
+    [
+      "a secret of 15 characters",
+      { ...http, secret: "x".repeat(15) },
+      [{ path: "/secret", message: "The secret must be at least 16 characters long." }],
+    ],
+    [
+      "a secret of 129 characters",
+      { ...http, secret: "x".repeat(129) },
+      [{ path: "/secret", message: "The secret must be at most 128 characters long." }],
+    ],
+    [
+      "a secret that is not a string",
+      { ...http, secret: 1234567890123456 },
+      [{ path: "/secret", message: "The secret must be a string." }],
+    ],
     ["an array", [], [{ path: "", message: "Invalid input: expected object, received array" }]],
     [
       "several problems at once",

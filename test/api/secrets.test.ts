@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/worker/app";
-import { declareMetric, listObservers, observersPath } from "./support/metrics";
+import { checkedFetch } from "./support/checked-fetch";
 import { sendJson } from "./support/http";
+import { declareMetric, listObservers, observersPath } from "./support/metrics";
 
 describe("observer secrets", () => {
   const secret = "never-echo-this-secret-0123456789";
@@ -38,7 +39,7 @@ describe("an unexpected error", () => {
       throw new Error("db password=hunter2 at /srv/tower/internal.ts:42");
     });
 
-    const response = await app.fetch(new Request("http://service/explode"), env);
+    const response = await checkedFetch(async (request) => app.fetch(request, env))("http://service/explode");
 
     expect(response.status).toBe(500);
     expect(response.headers.get("content-type")).toBe("application/problem+json");

@@ -1,4 +1,5 @@
-import type { MiddlewareHandler } from "hono";
+import type { Env, MiddlewareHandler } from "hono";
+import { resolver, uniqueSymbol } from "hono-openapi";
 import type { z } from "zod";
 import { ApiError, zodProblems } from "../problems.ts";
 
@@ -29,16 +30,24 @@ interface JsonInput<S extends z.ZodType> {
  *
  * The body is parsed here rather than by `hono/validator`, which answers every parse failure with
  * one fixed message: the client is told where its JSON breaks, whatever its content type says.
+ *
+ * The API's document (hono-openapi) describes the body with `documented`: `schema` itself, unless
+ * the route validates in a way JSON Schema cannot show.
  */
-export function jsonBody<S extends z.ZodType>(schema: S): MiddlewareHandler<any, string, JsonInput<S>> {
-  return async (c, next) => {
+export function jsonBody<S extends z.ZodType, E extends Env = Env>(
+  schema: S,
+  documented: z.ZodType = schema,
+): MiddlewareHandler<E, string, JsonInput<S>> {
+  const middleware: MiddlewareHandler<E, string, JsonInput<S>> = async (c, next) => {
     const contentType = c.req.header("content-type");
     if (contentType && !isJsonContentType(contentType)) {
       throw new ApiError("unsupported-media-type", `Expected application/json, got ${contentType}.`);
     }
     const result = await schema.safeParseAsync(parseJson(await c.req.text()));
     if (!result.success) throw ApiError.validation(zodProblems(result.error));
-    c.req.addValidatedData("json", result.data as {});
+    c.req.addValidatedData("json", result.data as object);
     await next();
   };
+  // The tag hono-openapi's own validators carry: it documents the route's request body.
+  return Object.assign(middleware, { [uniqueSymbol]: { target: "json", ...resolver(documented) } });
 }

@@ -1,4 +1,5 @@
 import { packBatches } from "../../shared/bounded-batches";
+import { getOrCreate } from "../../shared/get-or-create";
 import type { Config } from "../config";
 import { metricStub } from "../metrics/metric-object";
 import type { ObserverTarget } from "../metrics/observer-schema";
@@ -11,7 +12,6 @@ import {
   newWebhookId,
   type Undelivered,
 } from "./vocabulary";
-import { getOrCreate } from "../../shared/get-or-create";
 
 /**
  * Most data in one payload. A batch normally gives each observer one payload; a batch larger than
@@ -59,7 +59,11 @@ async function planDeliveries(env: Env, jobs: readonly DeliveryJob[]): Promise<D
       try {
         targets = await lookUp;
       } catch (error) {
-        plan.unplanned.push({ ...job, attempts: job.attempts + 1, error: `observer look-up failed: ${describe(error)}` });
+        plan.unplanned.push({
+          ...job,
+          attempts: job.attempts + 1,
+          error: `observer look-up failed: ${describe(error)}`,
+        });
         return;
       }
       // One set of slices for all the job's observers: a format then serializes each slice once.
@@ -104,7 +108,14 @@ async function recordResults(env: Env, results: readonly DeliveryResult[]): Prom
       const removals: Promise<unknown>[] = [];
       for (const { delivery, ok, gone, error } of metricResults) {
         if (gone) removals.push(stub.removeObserver(delivery.target.id));
-        else outcomes.push({ observerId: delivery.target.id, ok, data: delivery.data.length, at, ...(error ? { error } : {}) });
+        else
+          outcomes.push({
+            observerId: delivery.target.id,
+            ok,
+            data: delivery.data.length,
+            at,
+            ...(error ? { error } : {}),
+          });
       }
       try {
         await Promise.all([...removals, outcomes.length > 0 ? stub.recordDeliveries(outcomes) : undefined]);

@@ -1,6 +1,6 @@
 import { packBatches } from "../../shared/bounded-batches";
-import { type EncodedMessage, maxMessageBytes, rowBytes, rowText, utf8Length } from "../intake/queue-message";
 import type { Datum } from "../intake/datum";
+import { type EncodedMessage, maxMessageBytes, rowBytes, rowText, utf8Length } from "../intake/queue-message";
 import type { DeliveryMessage } from "./vocabulary";
 
 /** Splits undelivered data for one observer (or one metric) into delivery messages within the size limit. */

@@ -34,6 +34,9 @@ export async function settleUndelivered(env: Env, config: Config, undelivered: r
       env.DELIVERY_QUEUE,
       retried.flatMap((item) => toMessages(item, retryDelaySeconds(item.attempts, config))),
     ),
-    sendMessages(env.DEAD_LETTER_QUEUE, exhausted.flatMap((item) => toMessages(item))),
+    sendMessages(
+      env.DEAD_LETTER_QUEUE,
+      exhausted.flatMap((item) => toMessages(item)),
+    ),
   ]);
 }

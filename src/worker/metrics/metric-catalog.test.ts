@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { metricStub } from "./metric-object";
-import { metricCatalogStub } from "./metric-catalog";
-import { declareMetric, metricPath } from "../../../test/api/support/metrics";
 import { prefixes, request } from "../../../test/api/support/http";
+import { declareMetric, metricPath } from "../../../test/api/support/metrics";
+import { metricCatalogStub } from "./metric-catalog";
+import { metricStub } from "./metric-object";
 
 // This file owns its storage, so GET /metrics shows exactly the metrics created here.
 

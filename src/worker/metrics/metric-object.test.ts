@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { DeliveryOutcome } from "../delivery/vocabulary";
-import { addObserver, declareMetric, metricPath, observersPath } from "../../../test/api/support/metrics";
 import { request, sendJson } from "../../../test/api/support/http";
+import { addObserver, declareMetric, metricPath, observersPath } from "../../../test/api/support/metrics";
+import type { DeliveryOutcome } from "../delivery/vocabulary";
 
 /** The metric's Durable Object, addressed the way the delivery side does. */
 function metricObject(name: string) {

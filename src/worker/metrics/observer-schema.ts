@@ -6,14 +6,17 @@ import { observerFormats, observerProtocols } from "./observer-kinds";
 function caseInsensitiveEnum<const Value extends string>(values: readonly Value[], what: string) {
   const canonical = new Map(values.map((value) => [value.toLowerCase(), value]));
   const message = `The ${what} must be one of ${values.join(", ")} (in any case).`;
-  return z.string(message).transform((value, ctx): Value => {
-    const match = canonical.get(value.toLowerCase());
-    if (match === undefined) {
-      ctx.issues.push({ code: "custom", message, input: value });
-      return z.NEVER;
-    }
-    return match;
-  });
+  return z
+    .string(message)
+    .meta({ description: `One of ${values.join(", ")}, in any letter case.`, examples: [...values] })
+    .transform((value, ctx): Value => {
+      const match = canonical.get(value.toLowerCase());
+      if (match === undefined) {
+        ctx.issues.push({ code: "custom", message, input: value });
+        return z.NEVER;
+      }
+      return match;
+    });
 }
 
 function parseUrl(text: string): URL | undefined {
@@ -41,25 +44,33 @@ function canonicalHost(input: string): string | undefined {
 
 const callbackUrlMessage = "The callbackUrl must be an absolute http or https URL.";
 
-const callbackUrlSchema = z.string("The callbackUrl must be a string.").transform((value, ctx) => {
-  const url = parseUrl(value);
-  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
-    ctx.issues.push({ code: "custom", message: callbackUrlMessage, input: value });
-    return z.NEVER;
-  }
-  return url.href;
-});
+const callbackUrlSchema = z
+  .string("The callbackUrl must be a string.")
+  .meta({ format: "uri", description: "An absolute http or https URL; HTTP observers only." })
+  .transform((value, ctx) => {
+    const url = parseUrl(value);
+    if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+      ctx.issues.push({ code: "custom", message: callbackUrlMessage, input: value });
+      return z.NEVER;
+    }
+    return url.href;
+  });
 
 const observerHostMessage = "The observerHost must be an IP address or a DNS host name.";
 
-const observerHostSchema = z.string("The observerHost must be a string.").transform((value, ctx) => {
-  const host = canonicalHost(value);
-  if (host === undefined) {
-    ctx.issues.push({ code: "custom", message: observerHostMessage, input: value });
-    return z.NEVER;
-  }
-  return host;
-});
+const observerHostSchema = z
+  .string("The observerHost must be a string.")
+  .meta({
+    description: "An IP address (IPv6 with or without brackets) or a DNS host name; TCP and UDP observers only.",
+  })
+  .transform((value, ctx) => {
+    const host = canonicalHost(value);
+    if (host === undefined) {
+      ctx.issues.push({ code: "custom", message: observerHostMessage, input: value });
+      return z.NEVER;
+    }
+    return host;
+  });
 
 /** HTTP observers are reached at a callbackUrl, TCP and UDP observers at observerHost:observerPort. */
 const addressFields = ["callbackUrl", "observerHost", "observerPort"] as const;
@@ -75,6 +86,8 @@ function hasValidProtocol(payload: z.core.ParsePayload): boolean {
 
 const portMessage = "The observerPort must be an integer from 1 to 65535.";
 
+export const observerPortSchema = z.int(portMessage).min(1, portMessage).max(65_535, portMessage);
+
 /**
  * Body of POST /metrics/:id/observers, parsed into the observer's target: canonical format and
  * protocol, normalised address. Where an observer may send to (the address policy) is not decided
@@ -86,12 +99,13 @@ export const observerRegistrationSchema = z
     protocol: caseInsensitiveEnum(observerProtocols, "protocol").default("HTTP"),
     callbackUrl: callbackUrlSchema.optional(),
     observerHost: observerHostSchema.optional(),
-    observerPort: z.int(portMessage).min(1, portMessage).max(65_535, portMessage).optional(),
+    observerPort: observerPortSchema.optional().meta({ description: "TCP and UDP observers only." }),
     secret: z
       .string("The secret must be a string.")
       .min(16, "The secret must be at least 16 characters long.")
       .max(128, "The secret must be at most 128 characters long.")
-      .optional(),
+      .optional()
+      .meta({ writeOnly: true, description: "Signs HTTP deliveries (Standard Webhooks); never returned." }),
   })
   .superRefine(
     (body, ctx) => {
@@ -105,7 +119,13 @@ export const observerRegistrationSchema = z
       }
     },
     { when: hasValidProtocol },
-  );
+  )
+  .meta({
+    id: "ObserverRegistration",
+    description:
+      "HTTP observers need a callbackUrl; TCP and UDP observers need an observerHost and observerPort instead. " +
+      "Registering the same format, protocol and address again answers the existing observer.",
+  });
 
 /** What an observer asks to be sent, and where: the parsed registration. */
 export type ObserverRegistration = z.output<typeof observerRegistrationSchema>;

@@ -130,12 +130,10 @@ function mutatedText(valid: readonly Json[]): fc.Arbitrary<string> {
 
 /** Text that is not one JSON document, or JSON of the wrong shape altogether. */
 function brokenText(valid: readonly Json[]): fc.Arbitrary<string> {
-  const truncated = fc
-    .tuple(fc.constantFrom(...valid), fc.nat())
-    .map(([base, cut]) => {
-      const text = JSON.stringify(base);
-      return text.slice(0, cut % text.length);
-    });
+  const truncated = fc.tuple(fc.constantFrom(...valid), fc.nat()).map(([base, cut]) => {
+    const text = JSON.stringify(base);
+    return text.slice(0, cut % text.length);
+  });
   return fc.oneof(
     fc.string({ maxLength: 200 }),
     truncated,

@@ -1,6 +1,6 @@
-import { serializerFor } from "../formats";
 import { countedFetch } from "../../ops/usage";
 import { serviceVersion } from "../../ops/version";
+import { serializerFor } from "../formats";
 import type { Delivery, DeliveryResult } from "../vocabulary";
 import { signWebhook } from "./webhook-signature";
 
