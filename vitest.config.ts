@@ -56,7 +56,7 @@ export default defineConfig({
         },
       },
       {
-        // End to end: the service under `wrangler dev`, the relay, real receivers, interop servers.
+        // End to end: the local service as `npm start` runs it, the relay, real receivers, interop servers.
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
