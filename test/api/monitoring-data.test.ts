@@ -5,7 +5,13 @@ import { createApp } from "../../src/worker/app";
 import { monitoringNamespace, rdfJsonBody, rdfJsonSubject } from "../../tools/testing/monitoring-data";
 import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/http";
 
-const datum = (id: string, metric: string) => ({ id, metric, timestamp: 1409223851698, value: "0.5e0", resourceId: "vm1" });
+const datum = (id: string, metric: string) => ({
+  id,
+  metric,
+  timestamp: 1409223851698,
+  value: "0.5e0",
+  resourceId: "vm1",
+});
 const intakePaths = prefixes.flatMap((prefix) => [`${prefix}/monitoringdata`, `${prefix}/results`]);
 
 async function metricExists(name: string): Promise<boolean> {
@@ -65,6 +71,24 @@ describe("POST /monitoringdata", () => {
     const huge = await sendJson("POST", "/monitoringdata", { d: "x".repeat(1_048_577) });
     expect(huge.status).toBe(413);
     expect(await huge.json()).toMatchObject({ type: "urn:tower-edge:problem:payload-too-large" });
+  });
+
+  it("answers 400 for a body that is not UTF-8, instead of accepting replaced characters", async () => {
+    const text = JSON.stringify(rdfJsonBody([datum("d1", "latin1-XX")]));
+    const bytes = new TextEncoder().encode(text);
+    // The two X become bytes that are not UTF-8 (the text is ASCII: character and byte offsets agree).
+    bytes.set([0xe9, 0xff], text.indexOf("latin1-XX") + "latin1-".length);
+    const response = await request("POST", "/monitoringdata", {
+      body: bytes,
+      headers: { "content-type": "application/json" },
+    });
+    await expectProblem(response, 400, {
+      type: "urn:tower-edge:problem:malformed-json",
+      title: "Malformed JSON",
+      status: 400,
+      detail: "The body is not valid UTF-8.",
+    });
+    expect(await metricExists("latin1-\ufffd\ufffd")).toBe(false);
   });
 
   it("answers 503 and accepts nothing when the queue cannot be reached", async () => {

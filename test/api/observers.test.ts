@@ -1,16 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { addObserver, declareMetric, listObservers, metricPath, observersPath, uuid } from "./support/metrics";
 import { expectProblem, prefixes, request, sendJson } from "./support/http";
+import {
+  addObserver,
+  declareMetric,
+  listObservers,
+  metricPath,
+  noDeliveriesYet,
+  notFoundProblem,
+  observersPath,
+  unknownObserverProblem,
+  uuid,
+} from "./support/metrics";
 
-function notFound(detail: string) {
-  return { type: "urn:tower-edge:problem:not-found", title: "Resource not found", status: 404, detail };
-}
-
-const unknownMetric = (name: string) => notFound(`There is no metric ${JSON.stringify(name)}.`);
-const unknownObserver = (metric: string, id: string) =>
-  notFound(`The metric ${JSON.stringify(metric)} has no observer ${JSON.stringify(id)}.`);
-
-const noDeliveriesYet = { delivered: 0, failed: 0, lost: 0, lastSuccessAt: null, lastFailureAt: null, lastError: null };
+const unknownMetric = (name: string) => notFoundProblem(`There is no metric ${JSON.stringify(name)}.`);
 
 describe.each(prefixes)("observers under %o", (prefix) => {
   // Both prefixes share the file's storage, so each run uses names of its own.
@@ -28,6 +30,7 @@ describe.each(prefixes)("observers under %o", (prefix) => {
       format: "RDF/JSON",
       protocol: "HTTP",
       callbackUrl: "https://receiver.example/hook",
+      state: "active",
     });
   });
 
@@ -36,20 +39,38 @@ describe.each(prefixes)("observers under %o", (prefix) => {
     await declareMetric(metric, prefix);
     const body = { format: "GRAPHITE", protocol: "TCP", observerHost: "127.0.0.1", observerPort: 2003 };
     const created = await addObserver(metric, body, prefix);
-    expect(created).toEqual({ id: uuid, ...body });
+    expect(created).toEqual({ id: uuid, ...body, state: "active" });
     expect(await listObservers(metric, prefix)).toEqual([created]);
   });
 
   it.each([
-    [{ format: "graphite", protocol: "tcp" }, { format: "GRAPHITE", protocol: "TCP" }],
-    [{ format: "Tower/Json", protocol: "Udp" }, { format: "TOWER/JSON", protocol: "UDP" }],
-    [{ format: "influxDB", protocol: "udp" }, { format: "INFLUXDB", protocol: "UDP" }],
-    [{ format: "rdf/json", protocol: "tCp" }, { format: "RDF/JSON", protocol: "TCP" }],
+    [
+      { format: "graphite", protocol: "tcp" },
+      { format: "GRAPHITE", protocol: "TCP" },
+    ],
+    [
+      { format: "Tower/Json", protocol: "Udp" },
+      { format: "TOWER/JSON", protocol: "UDP" },
+    ],
+    [
+      { format: "influxDB", protocol: "udp" },
+      { format: "INFLUXDB", protocol: "UDP" },
+    ],
+    [
+      { format: "rdf/json", protocol: "tCp" },
+      { format: "RDF/JSON", protocol: "TCP" },
+    ],
   ])("matches format and protocol in any case and stores them canonically: %o", async (kinds, canonical) => {
     const metric = name(`case-${kinds.format}-${kinds.protocol}`.replaceAll("/", "_"));
     await declareMetric(metric, prefix);
     const created = await addObserver(metric, { ...kinds, observerHost: "relay.example", observerPort: 9000 }, prefix);
-    expect(created).toEqual({ id: uuid, ...canonical, observerHost: "relay.example", observerPort: 9000 });
+    expect(created).toEqual({
+      id: uuid,
+      ...canonical,
+      observerHost: "relay.example",
+      observerPort: 9000,
+      state: "active",
+    });
     const report = await request("GET", `${observersPath(metric, prefix)}/${created.id}`);
     expect(await report.json()).toMatchObject(canonical);
   });
@@ -61,7 +82,13 @@ describe.each(prefixes)("observers under %o", (prefix) => {
     const body = { callbackUrl: "http://signed.example/", secret };
     const response = await sendJson("POST", observersPath(metric, prefix), body);
     const created = await response.json<{ id: string }>();
-    expect(created).toEqual({ id: uuid, format: "RDF/JSON", protocol: "HTTP", callbackUrl: "http://signed.example/" });
+    expect(created).toEqual({
+      id: uuid,
+      format: "RDF/JSON",
+      protocol: "HTTP",
+      callbackUrl: "http://signed.example/",
+      state: "active",
+    });
 
     const again = await sendJson("POST", observersPath(metric, prefix), body);
     const texts = [
@@ -158,8 +185,8 @@ describe.each(prefixes)("observers under %o", (prefix) => {
     const response = await request("DELETE", path);
     expect({ status: response.status, body: await response.text() }).toEqual({ status: 204, body: "" });
     expect(await listObservers(metric, prefix)).toEqual([kept]);
-    await expectProblem(await request("GET", path), 404, unknownObserver(metric, String(removed.id)));
-    await expectProblem(await request("DELETE", path), 404, unknownObserver(metric, String(removed.id)));
+    await expectProblem(await request("GET", path), 404, unknownObserverProblem(metric, String(removed.id)));
+    await expectProblem(await request("DELETE", path), 404, unknownObserverProblem(metric, String(removed.id)));
   });
 
   it("answers 404 for an observer id that is unknown or belongs to another metric", async () => {
@@ -172,9 +199,9 @@ describe.each(prefixes)("observers under %o", (prefix) => {
 
     for (const method of ["GET", "DELETE"]) {
       const onOtherMetric = await request(method, `${observersPath(other, prefix)}/${id}`);
-      await expectProblem(onOtherMetric, 404, unknownObserver(other, id));
+      await expectProblem(onOtherMetric, 404, unknownObserverProblem(other, id));
       const unknownId = await request(method, `${observersPath(metric, prefix)}/nope`);
-      await expectProblem(unknownId, 404, unknownObserver(metric, "nope"));
+      await expectProblem(unknownId, 404, unknownObserverProblem(metric, "nope"));
     }
     expect(await listObservers(metric, prefix)).toEqual([created]);
   });
@@ -189,7 +216,7 @@ describe.each(prefixes)("observers under %o", (prefix) => {
     await expectProblem(await request("GET", observersPath(metric, prefix)), 404, unknownMetric(metric));
     for (const method of ["GET", "DELETE"]) {
       const response = await request(method, `${observersPath(metric, prefix)}/x`);
-      await expectProblem(response, 404, unknownObserver(metric, "x"));
+      await expectProblem(response, 404, unknownObserverProblem(metric, "x"));
     }
     await expectProblem(await request("GET", metricPath(metric, prefix)), 404, unknownMetric(metric));
   });
@@ -229,6 +256,6 @@ describe("observer routes and methods", () => {
     expect(onCollection.headers.get("allow")).toBe("GET, HEAD, POST");
     const onObserver = await request("POST", "/metrics/cpu/observers/some-id");
     expect(onObserver.status).toBe(405);
-    expect(onObserver.headers.get("allow")).toBe("DELETE, GET, HEAD");
+    expect(onObserver.headers.get("allow")).toBe("DELETE, GET, HEAD, PATCH");
   });
 });

@@ -99,14 +99,19 @@ describe.each(["PUT", "POST"] as const)("%s /resources: the shape of the body", 
 
 describe("field types", () => {
   it("requires a non-empty string id and type", async () => {
-    await expectRejected("PUT", { methods: [{}, { id: "", type: 3 }], cloudProviders: [{ id: 7, type: "" }] }, schemaDetail, [
-      { path: "/cloudProviders/0/id", message: "Must be a non-empty string." },
-      { path: "/cloudProviders/0/type", message: "Must be a non-empty string." },
-      { path: "/methods/0/id", message: "Required: a non-empty string." },
-      { path: "/methods/0/type", message: "Required: a non-empty string." },
-      { path: "/methods/1/id", message: "Must be a non-empty string." },
-      { path: "/methods/1/type", message: "Must be a non-empty string." },
-    ]);
+    await expectRejected(
+      "PUT",
+      { methods: [{}, { id: "", type: 3 }], cloudProviders: [{ id: 7, type: "" }] },
+      schemaDetail,
+      [
+        { path: "/cloudProviders/0/id", message: "Must be a non-empty string." },
+        { path: "/cloudProviders/0/type", message: "Must be a non-empty string." },
+        { path: "/methods/0/id", message: "Required: a non-empty string." },
+        { path: "/methods/0/type", message: "Required: a non-empty string." },
+        { path: "/methods/1/id", message: "Must be a non-empty string." },
+        { path: "/methods/1/type", message: "Must be a non-empty string." },
+      ],
+    );
   });
 
   it.each([0, -1, 1.5, "2", null])("rejects numberOfCPUs %j", async (numberOfCPUs) => {
@@ -149,7 +154,11 @@ describe("ids and references", () => {
   it("rejects an id used twice in the body, naming both places", async () => {
     await expectRejected(
       "PUT",
-      { vMs: [{ ...vm, id: "x" }], methods: [{ id: "x", type: "op" }], cloudProviders: [{ id: "amazon", type: "IaaS" }] },
+      {
+        vMs: [{ ...vm, id: "x" }],
+        methods: [{ id: "x", type: "op" }],
+        cloudProviders: [{ id: "amazon", type: "IaaS" }],
+      },
       modelDetail,
       [{ path: "/vMs/0/id", message: 'Duplicate id "x"; it is also used at /methods/0.' }],
     );
@@ -169,12 +178,17 @@ describe("ids and references", () => {
       "POST",
       {
         vMs: [{ ...vm, cloudProvider: "nowhere" }],
-        internalComponents: [{ id: "c9", type: "Svc", providedMethods: ["mic1-register", "ghost"], requiredComponents: ["vm9"] }],
+        internalComponents: [
+          { id: "c9", type: "Svc", providedMethods: ["mic1-register", "ghost"], requiredComponents: ["vm9"] },
+        ],
       },
       modelDetail,
       [
         { path: "/vMs/0/cloudProvider", message: 'No resource has the id "nowhere"; expected a CloudProvider.' },
-        { path: "/internalComponents/0/providedMethods/1", message: 'No resource has the id "ghost"; expected a Method.' },
+        {
+          path: "/internalComponents/0/providedMethods/1",
+          message: 'No resource has the id "ghost"; expected a Method.',
+        },
       ],
     );
   });
@@ -185,7 +199,9 @@ describe("ids and references", () => {
       {
         methods: [{ id: "m9", type: "op" }],
         vMs: [{ ...vm, cloudProvider: "mic1-register" }],
-        internalComponents: [{ id: "c9", type: "Svc", providedMethods: ["frontend1"], requiredComponents: ["m9", "amazon"] }],
+        internalComponents: [
+          { id: "c9", type: "Svc", providedMethods: ["frontend1"], requiredComponents: ["m9", "amazon"] },
+        ],
       },
       modelDetail,
       [
@@ -229,7 +245,10 @@ describe("ids and references", () => {
       ],
       modelDetail,
       [
-        { path: "/1/id", message: '"amazon" is a CloudProvider in the stored model; an id cannot change class (delete it first).' },
+        {
+          path: "/1/id",
+          message: '"amazon" is a CloudProvider in the stored model; an id cannot change class (delete it first).',
+        },
         { path: "/2/id", message: 'Duplicate id "vm9"; it is also used at /0.' },
         { path: "/0/cloudProvider", message: 'No resource has the id "nowhere"; expected a CloudProvider.' },
       ],
@@ -262,6 +281,19 @@ describe("media type and syntax", () => {
       title: "Malformed JSON",
       status: 400,
       detail: "The body is not valid JSON: Unexpected end of JSON input",
+    });
+    expect(await readModel()).toEqual(referenceModelStored);
+  });
+
+  it("answers 400 for a body nested 5,000 levels deep and stores nothing", async () => {
+    const depth = 5_000;
+    const body = `{"methods":[${'{"id":'.repeat(depth)}"m9"${"}".repeat(depth)}]}`;
+    const response = await request("PUT", "/resources", { body, headers: { "content-type": "application/json" } });
+    await expectProblem(response, 400, {
+      type: "urn:tower-edge:problem:malformed-json",
+      title: "Malformed JSON",
+      status: 400,
+      detail: "The body is nested more than 64 levels deep.",
     });
     expect(await readModel()).toEqual(referenceModelStored);
   });

@@ -1,19 +1,12 @@
 import type { MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import { ApiError, zodProblems } from "../problems.ts";
+import { readJson } from "./json-text.ts";
 
 const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
 
 function isJsonContentType(contentType: string): boolean {
   return jsonMediaType.test(contentType.split(";")[0]!.trim());
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ApiError("malformed-json", `The body is not valid JSON: ${(error as Error).message}`);
-  }
 }
 
 /** The types a JSON-body validator declares to Hono: what a typed client sends, what handlers read. */
@@ -24,8 +17,8 @@ interface JsonInput<S extends z.ZodType> {
 
 /**
  * Validates a JSON request body against `schema`: 415 for a non-JSON content type (a missing one
- * is read as JSON), 400 malformed-json for unparsable text, 400 validation-failed with one entry
- * per problem otherwise. The parsed value is `c.req.valid("json")`.
+ * is read as JSON), 400 malformed-json for a body that is not UTF-8, not JSON or nested too deeply,
+ * 400 validation-failed with one entry per problem otherwise. The parsed value is `c.req.valid("json")`.
  *
  * The body is parsed here rather than by `hono/validator`, which answers every parse failure with
  * one fixed message: the client is told where its JSON breaks, whatever its content type says.
@@ -36,9 +29,20 @@ export function jsonBody<S extends z.ZodType>(schema: S): MiddlewareHandler<any,
     if (contentType && !isJsonContentType(contentType)) {
       throw new ApiError("unsupported-media-type", `Expected application/json, got ${contentType}.`);
     }
-    const result = await schema.safeParseAsync(parseJson(await c.req.text()));
+    const result = await schema.safeParseAsync(await readJson(c.req.raw));
     if (!result.success) throw ApiError.validation(zodProblems(result.error));
     c.req.addValidatedData("json", result.data as {});
+    await next();
+  };
+}
+
+/** Like `jsonBody`, but a request without a body counts as `{}`. */
+export function optionalJsonBody<S extends z.ZodType>(schema: S): MiddlewareHandler<any, string, JsonInput<S>> {
+  const validateBody = jsonBody(schema);
+  return async (c, next) => {
+    const hasBody = c.req.raw.body !== null && c.req.header("content-length") !== "0";
+    if (hasBody) return validateBody(c, next);
+    c.req.addValidatedData("json", schema.parse({}) as {});
     await next();
   };
 }

@@ -10,3 +10,10 @@ export function pathParams<S extends z.ZodType>(schema: S) {
     }
   });
 }
+
+/** Validates query parameters; problems are located by the parameter's name (`/limit`). */
+export function queryParams<S extends z.ZodType>(schema: S) {
+  return zValidator("query", schema, (result) => {
+    if (!result.success) throw ApiError.validation(zodProblems(result.error), "The query is not valid.");
+  });
+}

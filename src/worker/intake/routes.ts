@@ -5,6 +5,7 @@ import { ApiError } from "../../shared/problems";
 import { registerMetrics } from "./metric-registry";
 import { intakeSender } from "./intake-sender";
 import { parseMonitoringData } from "./rdf-json-reader";
+import { isDraining } from "../ops/drain";
 import { usage } from "../ops/usage";
 import { jsonBody } from "../../shared/http/json-body";
 
@@ -28,11 +29,19 @@ async function unavailable<T>(what: string, work: () => Promise<T>): Promise<T> 
   }
 }
 
+/** How long a client is asked to wait while the service stops: a restart takes a few seconds. */
+const drainRetryAfterSeconds = 5;
+
 /**
  * POST /monitoringdata (and its alias /results): validates every datum, registers unknown metrics,
  * and answers 204 only once every datum is on the intake queue.
  */
 export const monitoringDataRoutes = new Hono<AppEnv>().post("/", jsonBody(z.unknown()), async (c) => {
+  if (isDraining()) {
+    throw new ApiError("unavailable", "The service is stopping; send the data again shortly.", {
+      headers: { "retry-after": String(drainRetryAfterSeconds) },
+    });
+  }
   const config = c.get("config");
   const parsed = parseMonitoringData(c.req.valid("json"), {
     maxData: config.MAX_DATA_PER_REQUEST,

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { metricStub } from "./metric-object";
-import { metricCatalogStub } from "./metric-catalog";
-import { declareMetric, metricPath } from "../../../test/api/support/metrics";
 import { prefixes, request } from "../../../test/api/support/http";
+import { declareMetric, metricPath } from "../../../test/api/support/metrics";
+import { metricCatalogStub } from "./metric-catalog";
+import { metricStub } from "./metric-object";
 
 // This file owns its storage, so GET /metrics shows exactly the metrics created here.
 
@@ -31,7 +31,7 @@ it("drops a deleted metric from the list, and lists it again once it is re-creat
   expect((await request("DELETE", metricPath("transient"))).status).toBe(204);
   expect(await metricNames()).not.toContain("transient");
 
-  await metricStub(env, "transient").deliveryTargets("transient");
+  await metricStub(env, "transient").deliveryPlan("transient");
   expect(await metricNames()).toContain("transient");
 });
 
@@ -41,6 +41,6 @@ it("is not asked again about a metric it already lists", async () => {
   // listed must not call the catalog again, however often it is touched.
   await metricCatalogStub(env).remove("listed-once");
   await metricStub(env, "listed-once").ensureMetric("listed-once");
-  await metricStub(env, "listed-once").deliveryTargets("listed-once");
+  await metricStub(env, "listed-once").deliveryPlan("listed-once");
   expect(await metricNames()).not.toContain("listed-once");
 });

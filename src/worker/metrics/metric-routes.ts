@@ -1,24 +1,11 @@
 import { Hono } from "hono";
-import type { z } from "zod";
 import type { AppEnv } from "../app";
 import { metricStub } from "./metric-object";
 import { metricCatalogStub } from "./metric-catalog";
 import { forgetMetric } from "../intake/metric-registry";
 import { metricDeclarationSchema } from "./metric-schema";
-import { jsonBody } from "../../shared/http/json-body";
+import { optionalJsonBody } from "../../shared/http/json-body";
 import { metricNameParam, unknownMetric } from "./metric-path";
-
-/** Like `jsonBody`, but a request without a body counts as `{}`. */
-function optionalJsonBody<S extends z.ZodType>(schema: S) {
-  const validateBody = jsonBody(schema);
-  const middleware: typeof validateBody = async (c, next) => {
-    const hasBody = c.req.raw.body !== null && c.req.header("content-length") !== "0";
-    if (hasBody) return validateBody(c, next);
-    c.req.addValidatedData("json", schema.parse({}) as {});
-    await next();
-  };
-  return middleware;
-}
 
 /** /metrics: the catalog of metric names, and declaring, reading and deleting one metric. */
 export const metricRoutes = new Hono<AppEnv>()

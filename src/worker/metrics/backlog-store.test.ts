@@ -1,0 +1,155 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { DatumRow } from "../intake/queue-message";
+import { BacklogStore } from "./backlog-store";
+
+/** Runs `work` on the backlog of a fresh metric object. */
+function withBacklog<R>(metric: string, work: (backlog: BacklogStore) => R): Promise<R> {
+  return runInDurableObject(env.METRIC.getByName(metric), (_, state) => work(new BacklogStore(state.storage.sql)));
+}
+
+const rows = (prefix: string, count: number): DatumRow[] =>
+  Array.from({ length: count }, (_, index) => [`${prefix}${index + 1}`, 1_000 * (index + 1), index, "vm1"]);
+
+const t0 = Date.UTC(2026, 0, 2, 3, 4, 5);
+
+describe("BacklogStore", () => {
+  it("keeps each observer's chunks in the order they were appended, until each is removed with what it held", () =>
+    withBacklog("backlog-order", (backlog) => {
+      expect(backlog.head("o1")).toBeUndefined();
+      backlog.append("o1", { webhookId: "msg_a", rows: rows("a", 2), acceptedAt: t0, attempts: 1 });
+      backlog.append("o2", { webhookId: "msg_x", rows: rows("x", 1), acceptedAt: t0 + 1, attempts: 0 });
+      backlog.append("o1", { webhookId: "msg_b", rows: rows("b", 3), acceptedAt: t0 + 2, attempts: 0 });
+
+      const head = backlog.head("o1")!;
+      expect(head).toEqual({
+        seq: expect.any(Number),
+        webhookId: "msg_a",
+        rows: [
+          ["a1", 1_000, 0, "vm1"],
+          ["a2", 2_000, 1, "vm1"],
+        ],
+        data: 2,
+        acceptedAt: t0,
+        attempts: 1,
+      });
+      expect(backlog.oldestPendingAcceptedAt("o1")).toBe(t0);
+      expect(backlog.oldestPendingAcceptedAt("o3")).toBeNull();
+
+      expect(backlog.remove(head.seq)).toBe(2);
+      expect(backlog.remove(head.seq)).toBe(0);
+      expect(backlog.head("o1")).toMatchObject({ webhookId: "msg_b", data: 3, acceptedAt: t0 + 2 });
+      expect(backlog.head("o2")).toMatchObject({ webhookId: "msg_x", data: 1 });
+    }));
+
+  it("counts a failure on the head, and makes dead the data failing since the cut-off", () =>
+    withBacklog("backlog-failure", (backlog) => {
+      backlog.append("o1", { webhookId: "msg_a", rows: rows("a", 3), acceptedAt: t0, attempts: 1, failedAt: t0 });
+      backlog.append("o1", { webhookId: "msg_b", rows: rows("b", 2), acceptedAt: t0 + 5, attempts: 0 });
+      const first = backlog.head("o1")!;
+
+      expect(backlog.recordFailure("o1", first.seq, t0 + 10, t0 - 1)).toBe(0);
+      expect(backlog.head("o1")).toMatchObject({ webhookId: "msg_a", attempts: 2 });
+      expect(backlog.oldestDeadAt()).toBeNull();
+
+      // msg_a has failed since t0, msg_b since the failure at t0 + 10.
+      expect(backlog.recordFailure("o1", first.seq, t0 + 100, t0)).toBe(3);
+      expect(backlog.head("o1")).toMatchObject({ webhookId: "msg_b", attempts: 0 });
+      expect(backlog.oldestDeadAt()).toBe(t0 + 100);
+      expect(backlog.oldestPendingAcceptedAt("o1")).toBe(t0 + 5);
+
+      const second = backlog.head("o1")!;
+      expect(backlog.recordFailure("o1", second.seq, t0 + 200, t0 + 9)).toBe(0);
+      expect(backlog.recordFailure("o1", second.seq, t0 + 300, t0 + 10)).toBe(2);
+      expect(backlog.head("o1")).toBeUndefined();
+      expect(backlog.oldestPendingAcceptedAt("o1")).toBeNull();
+    }));
+
+  it("drops dead chunks whose retention ended, counted per observer", () =>
+    withBacklog("backlog-drop-dead", (backlog) => {
+      for (const [observer, count, failedAt] of [
+        ["o1", 3, t0],
+        ["o1", 2, t0 + 50],
+        ["o2", 4, t0],
+      ] as const) {
+        backlog.append(observer, {
+          webhookId: `msg_${observer}_${count}`,
+          rows: rows("d", count),
+          acceptedAt: t0,
+          attempts: 1,
+          failedAt,
+        });
+      }
+      backlog.recordFailure("o1", backlog.head("o1")!.seq, t0 + 10, t0);
+      backlog.recordFailure("o2", backlog.head("o2")!.seq, t0 + 20, t0);
+      backlog.recordFailure("o1", backlog.head("o1")!.seq, t0 + 60, t0 + 50);
+
+      expect(backlog.dropDead(t0 + 9)).toEqual(new Map());
+      expect(backlog.dropDead(t0 + 20)).toEqual(
+        new Map([
+          ["o1", 3],
+          ["o2", 4],
+        ]),
+      );
+      expect(backlog.oldestDeadAt()).toBe(t0 + 60);
+      expect(backlog.dropDead(t0 + 60)).toEqual(new Map([["o1", 2]]));
+      expect(backlog.oldestDeadAt()).toBeNull();
+    }));
+
+  it("trims the oldest data first, dead or pending, cutting a chunk when only part of it must go", () =>
+    withBacklog("backlog-trim", (backlog) => {
+      backlog.append("o1", { webhookId: "msg_dead", rows: rows("d", 2), acceptedAt: t0, attempts: 1, failedAt: t0 });
+      backlog.recordFailure("o1", backlog.head("o1")!.seq, t0 + 10, t0);
+      backlog.append("o1", { webhookId: "msg_p1", rows: rows("p", 3), acceptedAt: t0 + 20, attempts: 0 });
+      backlog.append("o1", { webhookId: "msg_p2", rows: rows("q", 4), acceptedAt: t0 + 30, attempts: 0 });
+      backlog.append("o2", { webhookId: "msg_other", rows: rows("o", 5), acceptedAt: t0, attempts: 0 });
+      const p1 = backlog.head("o1")!;
+
+      expect(backlog.trim("o1", 4)).toEqual({ pending: 2, dead: 2 });
+      expect(backlog.head("o1")).toEqual({ ...p1, rows: [["p3", 3_000, 2, "vm1"]], data: 1 });
+      expect(backlog.oldestDeadAt()).toBeNull();
+
+      expect(backlog.trim("o1", 100)).toEqual({ pending: 5, dead: 0 });
+      expect(backlog.head("o1")).toBeUndefined();
+      expect(backlog.head("o2")).toMatchObject({ data: 5 });
+    }));
+
+  it("replays dead chunks accepted within the range, with their webhook ids, as never tried", () =>
+    withBacklog("backlog-replay", (backlog) => {
+      for (const [index, acceptedAt] of [t0, t0 + 1_000, t0 + 2_000].entries()) {
+        backlog.append("o1", {
+          webhookId: `msg_${index}`,
+          rows: rows("r", index + 1),
+          acceptedAt,
+          attempts: 3,
+          failedAt: t0,
+        });
+      }
+      backlog.append("o2", { webhookId: "msg_o2", rows: rows("s", 7), acceptedAt: t0, attempts: 3, failedAt: t0 });
+      backlog.recordFailure("o1", backlog.head("o1")!.seq, t0 + 5_000, t0);
+      backlog.recordFailure("o2", backlog.head("o2")!.seq, t0 + 5_000, t0);
+
+      expect(backlog.replay("o1", t0 + 3_000, t0 + 4_000)).toBe(0);
+      expect(backlog.replay("o1", t0 + 1_000, t0 + 2_000)).toBe(5);
+      expect(backlog.head("o1")).toMatchObject({ webhookId: "msg_1", data: 2, attempts: 0, acceptedAt: t0 + 1_000 });
+      expect(backlog.replay("o1", t0 + 1_000, t0 + 2_000)).toBe(0);
+      expect(backlog.replay("o1", 0, Number.MAX_SAFE_INTEGER)).toBe(1);
+      expect(backlog.head("o1")).toMatchObject({ webhookId: "msg_0", attempts: 0 });
+      expect(backlog.head("o2")).toBeUndefined();
+    }));
+
+  it("removes one observer's chunks, or all of them", () =>
+    withBacklog("backlog-remove", (backlog) => {
+      backlog.append("o1", { webhookId: "msg_1", rows: rows("a", 1), acceptedAt: t0, attempts: 0 });
+      backlog.append("o2", { webhookId: "msg_2", rows: rows("b", 1), acceptedAt: t0, attempts: 0 });
+      backlog.append("o3", { webhookId: "msg_3", rows: rows("c", 1), acceptedAt: t0, attempts: 0 });
+
+      backlog.removeObserver("o1");
+      expect(backlog.head("o1")).toBeUndefined();
+      expect(backlog.head("o2")).toMatchObject({ webhookId: "msg_2" });
+
+      backlog.clear();
+      expect([backlog.head("o2"), backlog.head("o3")]).toEqual([undefined, undefined]);
+    }));
+});
