@@ -55,7 +55,10 @@ function ratioRows(measured: readonly Measured[], ours: SystemUnderTest, theirs:
     .filter((entry) => entry.system === ours)
     .flatMap((entry) => {
       const other = measured.find(
-        (candidate) => candidate.system === theirs && candidate.protocol === entry.protocol && candidate.observers === entry.observers,
+        (candidate) =>
+          candidate.system === theirs &&
+          candidate.protocol === entry.protocol &&
+          candidate.observers === entry.observers,
       );
       if (other === undefined) return [];
       const ratio = (pick: (result: DeliveryResult) => number) => fixed(pick(entry.result) / pick(other.result), 2);
@@ -79,7 +82,15 @@ export const deliverySection: BenchSection = async ({ settings, towerEdge, influ
   const systems = influxDb === undefined ? [towerEdge] : [towerEdge, influxDb];
   progress("delivery: warm-up");
   await runDeliveryCase(
-    { system: towerEdge, protocol: "HTTP", observers: 1, label: "warm-up", rate: settings.deliveryRate, dataPerRequest, seconds: warmUpSeconds },
+    {
+      system: towerEdge,
+      protocol: "HTTP",
+      observers: 1,
+      label: "warm-up",
+      rate: settings.deliveryRate,
+      dataPerRequest,
+      seconds: warmUpSeconds,
+    },
     waits,
   );
   const measured: Measured[] = [];
@@ -127,7 +138,12 @@ export const deliverySection: BenchSection = async ({ settings, towerEdge, influ
   for (const protocol of settings.protocols) {
     const entries = measured.filter((entry) => entry.protocol === protocol);
     const withDrops = entries.some((entry) => entry.result.receiveBufferDrops !== undefined);
-    lines.push(`${protocol} observers:`, "", ...markdownTable(withDrops ? udpColumns : resultColumns, entries.map(resultRow), 2), "");
+    lines.push(
+      `${protocol} observers:`,
+      "",
+      ...markdownTable(withDrops ? udpColumns : resultColumns, entries.map(resultRow), 2),
+      "",
+    );
   }
   if (influxDb !== undefined) {
     lines.push(

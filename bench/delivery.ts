@@ -136,7 +136,11 @@ async function postOnSchedule(deliveryCase: DeliveryCase, metric: string, posted
   };
 }
 
-async function awaitDeliveries(receivers: readonly LatencyReceiver[], posted: number, waits: DeliveryWaits): Promise<void> {
+async function awaitDeliveries(
+  receivers: readonly LatencyReceiver[],
+  posted: number,
+  waits: DeliveryWaits,
+): Promise<void> {
   const started = Date.now();
   for (;;) {
     if (receivers.every((receiver) => receiver.recorder.distinct >= posted)) return;
@@ -159,10 +163,15 @@ function percentile(sorted: Float64Array, fraction: number): number {
  * backlog builds. (Counting from the first post to the last arrival instead would stay below the
  * posting rate by the latency of the last data however fast the system is.)
  */
-export function steadyDeliveryRate(recorders: readonly LatencyRecorder[], postingWindow: PostingWindow, p50: number): number {
+export function steadyDeliveryRate(
+  recorders: readonly LatencyRecorder[],
+  postingWindow: PostingWindow,
+  p50: number,
+): number {
   const from = postingWindow.start + p50;
   const to = from + postingWindow.seconds * 1000;
-  const inWindow = (recorder: LatencyRecorder) => recorder.arrivals.filter((arrival) => arrival >= from && arrival < to).length;
+  const inWindow = (recorder: LatencyRecorder) =>
+    recorder.arrivals.filter((arrival) => arrival >= from && arrival < to).length;
   const perObserver = recorders.reduce((sum, recorder) => sum + inWindow(recorder), 0) / recorders.length;
   return perObserver / postingWindow.seconds;
 }
@@ -191,7 +200,11 @@ export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: Deliver
     try {
       const settleSeconds = await awaitProbe(system, metric, receivers, waits.settleTimeoutSeconds);
       const dropsBefore = protocol === "UDP" ? await udpReceiveBufferDrops() : undefined;
-      const { postingWindow, posted, rejected, rejections, postedPerSecond } = await postOnSchedule(deliveryCase, metric, postedAt);
+      const { postingWindow, posted, rejected, rejections, postedPerSecond } = await postOnSchedule(
+        deliveryCase,
+        metric,
+        postedAt,
+      );
       await awaitDeliveries(receivers, posted, waits);
       const dropsAfter = dropsBefore === undefined ? undefined : await udpReceiveBufferDrops();
       assertReadable(system, receivers);
@@ -209,7 +222,8 @@ export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: Deliver
         p50,
         p99: percentile(latencies, 0.99),
         lost,
-        receiveBufferDrops: dropsBefore === undefined || dropsAfter === undefined ? undefined : dropsAfter - dropsBefore,
+        receiveBufferDrops:
+          dropsBefore === undefined || dropsAfter === undefined ? undefined : dropsAfter - dropsBefore,
         duplicates: recorders.reduce((sum, recorder) => sum + recorder.duplicates, 0),
         settleSeconds,
         failures,

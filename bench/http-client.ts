@@ -21,7 +21,9 @@ export function send(agent: Agent, url: URL, outgoing: OutgoingRequest): Promise
         path: url.pathname + url.search,
         method,
         headers:
-          body === undefined ? {} : { "content-type": contentType ?? "application/json", "content-length": Buffer.byteLength(body) },
+          body === undefined
+            ? {}
+            : { "content-type": contentType ?? "application/json", "content-length": Buffer.byteLength(body) },
       },
       (response) => {
         response.resume();

@@ -43,7 +43,14 @@ export const intakeSection: BenchSection = async ({ settings, serviceUrl, towerE
   const { concurrency, seconds } = settings;
   const intake = `${serviceUrl}/monitoringdata`;
   const load = (method: "GET" | "POST", url: string, requestBodies?: string[], rowSeconds = seconds) =>
-    runLoad({ url, method, bodies: requestBodies, expectedStatus: method === "GET" ? 200 : 204, concurrency, seconds: rowSeconds });
+    runLoad({
+      url,
+      method,
+      bodies: requestBodies,
+      expectedStatus: method === "GET" ? 200 : 204,
+      concurrency,
+      seconds: rowSeconds,
+    });
   const single = bodies(1000, 1, "bench-intake");
   progress("intake: warm-up");
   // Warm-up: compile paths, create the metric's object and the queue.

@@ -46,7 +46,8 @@ function pairValue(text: string, start: number, end: number, key: string): strin
   for (let pair = start; pair < end; ) {
     const comma = text.indexOf(",", pair);
     const pairEnd = comma === -1 || comma > end ? end : comma;
-    if (text.startsWith(key, pair) && text[pair + key.length] === "=") return text.slice(pair + key.length + 1, pairEnd);
+    if (text.startsWith(key, pair) && text[pair + key.length] === "=")
+      return text.slice(pair + key.length + 1, pairEnd);
     pair = pairEnd + 1;
   }
   return undefined;

@@ -5,7 +5,11 @@ export function fixed(value: number, digits = 0): string {
 }
 
 /** A markdown table whose first `textColumns` columns are left-aligned and the rest (figures) right-aligned. */
-export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], textColumns = 1): string[] {
+export function markdownTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  textColumns = 1,
+): string[] {
   const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
   const alignment = header.map((_, column) => (column < textColumns ? "---" : "---:"));
   return [line(header), line(alignment), ...rows.map(line)];

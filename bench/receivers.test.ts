@@ -2,10 +2,10 @@ import { createSocket } from "node:dgram";
 import { once } from "node:events";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { formatLine, measuredDatum, parseLine, probeDatum } from "./line-protocol.ts";
-import { steadyDeliveryRate } from "./delivery.ts";
-import { LatencyRecorder, startLatencyReceiver } from "./receivers.ts";
 import { eventually } from "../test/e2e/support/service.ts";
+import { steadyDeliveryRate } from "./delivery.ts";
+import { formatLine, measuredDatum, parseLine, probeDatum } from "./line-protocol.ts";
+import { LatencyRecorder, startLatencyReceiver } from "./receivers.ts";
 
 describe("bench line protocol", () => {
   it("reads back what it writes, and what InfluxDB re-encodes", () => {
@@ -21,7 +21,7 @@ describe("bench line protocol", () => {
     });
     expect(parseLine("m,resourceId=r7 value=7.0")).toEqual({ metric: "m", resourceId: "r7", value: 7 });
     expect(parseLine("m value=7 1")).toBeUndefined();
-    expect(parseLine("m,resourceId=r7 value=\"seven\" 1")).toBeUndefined();
+    expect(parseLine('m,resourceId=r7 value="seven" 1')).toBeUndefined();
   });
 
   it("reads a line in place, within a larger text", () => {
@@ -58,9 +58,14 @@ describe("LatencyRecorder", () => {
 describe("steadyDeliveryRate", () => {
   /** A recorder that received `count` data at each of `times`. */
   function received(times: readonly number[], count: number): LatencyRecorder {
-    const recorder = new LatencyRecorder("m", Array.from({ length: times.length * count }, () => 0));
+    const recorder = new LatencyRecorder(
+      "m",
+      Array.from({ length: times.length * count }, () => 0),
+    );
     times.forEach((time, batch) => {
-      const lines = Array.from({ length: count }, (_, index) => formatLine("m", measuredDatum(batch * count + index, 0)));
+      const lines = Array.from({ length: count }, (_, index) =>
+        formatLine("m", measuredDatum(batch * count + index, 0)),
+      );
       recorder.record(lines.join(""), time);
     });
     return recorder;

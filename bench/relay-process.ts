@@ -26,7 +26,13 @@ export async function startRelayProcess(token: string): Promise<RelayProcess> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the relay exited with code ${child.exitCode}`);
-    if (await fetch(`${url}/healthz`).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error("the relay did not start within 30 s");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

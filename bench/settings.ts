@@ -4,7 +4,13 @@ import { protocols } from "./receivers.ts";
 const positive = (fallback: number) => z.coerce.number().positive().default(fallback);
 /** A comma-separated list. */
 const list = <T extends z.ZodType>(item: T, fallback: string) =>
-  z.preprocess((text = fallback) => String(text).split(",").map((entry) => entry.trim()), z.array(item).min(1));
+  z.preprocess(
+    (text = fallback) =>
+      String(text)
+        .split(",")
+        .map((entry) => entry.trim()),
+    z.array(item).min(1),
+  );
 
 /** `npm run bench` settings, from environment variables; the defaults fit a full run in 10 minutes on 2 cores. */
 export const benchSettingsSchema = z

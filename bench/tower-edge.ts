@@ -1,4 +1,6 @@
 import { Agent } from "node:http";
+import type { ApiRoutes } from "../dist/worker-types/src/worker/app.d.ts";
+import { apiClient } from "../tools/testing/api-client.ts";
 import { rdfJsonBody } from "../tools/testing/monitoring-data.ts";
 import { send } from "./http-client.ts";
 import { type LatencyReceiver, receiverHost } from "./receivers.ts";
@@ -13,12 +15,7 @@ function observerBody(receiver: LatencyReceiver) {
   return { format: "INFLUXDB", protocol: receiver.protocol, ...address };
 }
 
-interface ObserverReport {
-  protocol: string;
-  status: { failed: number; lost: number; lastError: string | null };
-}
-
-async function expectStatus(response: Promise<Response>, expected: number, what: string): Promise<void> {
+async function expectStatus(response: Promise<{ status: number }>, expected: number, what: string): Promise<void> {
   const { status } = await response;
   if (status !== expected) throw new Error(`${what}: expected ${expected}, got ${status}`);
 }
@@ -26,37 +23,51 @@ async function expectStatus(response: Promise<Response>, expected: number, what:
 /** The service under `wrangler dev` at `serviceUrl`, open (AUTH_DISABLED) and allowing loopback observers. */
 export function towerEdge(serviceUrl: string): SystemUnderTest {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const intake = new URL("/monitoringdata", serviceUrl);
-  const metricUrl = (metric: string) => `${serviceUrl}/v1/metrics/${encodeURIComponent(metric)}`;
-  const json = (method: string, body?: unknown): RequestInit =>
-    body === undefined ? { method } : { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const metrics = apiClient<ApiRoutes>(`${serviceUrl}/v1`, fetch).metrics;
+  // Data go out on the kept-alive connections of `agent`, as a load would send them; the typed
+  // client only names the route.
+  const intake = new URL(apiClient<ApiRoutes>(serviceUrl, fetch).monitoringdata.$url());
+  const metricParam = (metric: string) => ({ id: encodeURIComponent(metric) });
   return {
     name: "tower-edge",
     slug: "tower-edge",
     protocols: ["HTTP", "TCP", "UDP"],
     async observe(metric, receivers) {
-      const url = metricUrl(metric);
-      await expectStatus(fetch(url, json("PUT")), 201, `creating metric ${metric}`);
+      const param = metricParam(metric);
+      await expectStatus(metrics[":id"].$put({ param }), 201, `creating metric ${metric}`);
       for (const receiver of receivers) {
-        await expectStatus(fetch(`${url}/observers`, json("POST", observerBody(receiver))), 201, "registering an observer");
+        const json = observerBody(receiver);
+        await expectStatus(metrics[":id"].observers.$post({ param, json }), 201, "registering an observer");
       }
       // Deleting the metric removes its observers, so nothing keeps delivering to closed receivers.
-      return () => expectStatus(fetch(url, json("DELETE")), 204, `deleting metric ${metric}`);
+      return () => expectStatus(metrics[":id"].$delete({ param }), 204, `deleting metric ${metric}`);
     },
     async post(metric, data) {
       const body = rdfJsonBody(
-        data.map(({ resourceId, value, postedAt }) => ({ id: `${resourceId}-${value}`, metric, timestamp: postedAt, value, resourceId })),
+        data.map(({ resourceId, value, postedAt }) => ({
+          id: `${resourceId}-${value}`,
+          metric,
+          timestamp: postedAt,
+          value,
+          resourceId,
+        })),
       );
       return refusal(await send(agent, intake, { method: "POST", body: JSON.stringify(body) }), 204);
     },
     async deliveryFailures(metric) {
-      const observers = (await (await fetch(`${metricUrl(metric)}/observers`)).json()) as { id: string }[];
+      const param = metricParam(metric);
+      const observers = await (await metrics[":id"].observers.$get({ param })).json();
       const reports = await Promise.all(
-        observers.map(async ({ id }) => (await (await fetch(`${metricUrl(metric)}/observers/${id}`)).json()) as ObserverReport),
+        observers.map(async ({ id }) =>
+          (await metrics[":id"].observers[":oid"].$get({ param: { ...param, oid: id } })).json(),
+        ),
       );
       return reports
         .filter(({ status }) => status.failed > 0)
-        .map(({ protocol, status }) => `${protocol} observer: ${status.failed} failed, ${status.lost} lost, last error ${status.lastError}`);
+        .map(
+          ({ protocol, status }) =>
+            `${protocol} observer: ${status.failed} failed, ${status.lost} lost, last error ${status.lastError}`,
+        );
     },
     async close() {
       agent.destroy();

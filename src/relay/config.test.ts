@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { readRelayConfig } from "./config.ts";
 import { parseRange } from "../shared/ip-ranges.ts";
+import { readRelayConfig } from "./config.ts";
 
 it("fills every setting but the token with its default, empty variables included", () => {
   expect(readRelayConfig({ RELAY_TOKEN: " secret ", RELAY_PORT: "", RELAY_ALLOW: "" })).toEqual({

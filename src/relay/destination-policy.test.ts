@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  DestinationPolicy,
-  type DestinationPolicyOptions,
-  type ResolvedAddress,
-} from "./destination-policy.ts";
-import { parseRange } from "../shared/ip-ranges.ts";
 import { startTestRelay, type TestRelay } from "../../test/e2e/support/relay.ts";
-import { startTcpReceiver, startUdpReceiver, type TcpReceiver, type UdpReceiver } from "../../test/e2e/support/socket-receivers.ts";
+import {
+  startTcpReceiver,
+  startUdpReceiver,
+  type TcpReceiver,
+  type UdpReceiver,
+} from "../../test/e2e/support/socket-receivers.ts";
+import { parseRange } from "../shared/ip-ranges.ts";
+import { DestinationPolicy, type DestinationPolicyOptions, type ResolvedAddress } from "./destination-policy.ts";
 
 function policy(options: Partial<Record<"allow" | "deny", string[]>> & { allowPrivate?: boolean } = {}) {
   const settings: DestinationPolicyOptions = {
@@ -130,7 +131,9 @@ describe("parseRange", () => {
   it.each(["10.0.0.0/33", "10.0.0/8", "::/129", "10.0.0.0/", "example.com/8", "fe80::1%eth0/64", "1.2.3.4/8/8"])(
     "rejects %s",
     (text) => {
-      expect(() => parseRange(text)).toThrow(`"${text}" is not an IP address range (expected e.g. 10.0.0.0/8 or fd00::/8)`);
+      expect(() => parseRange(text)).toThrow(
+        `"${text}" is not an IP address range (expected e.g. 10.0.0.0/8 or fd00::/8)`,
+      );
     },
   );
 

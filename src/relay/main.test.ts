@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-import { freePort } from "../../tools/testing/free-port.ts";
 import { eventually } from "../../test/e2e/support/service.ts";
+import { freePort } from "../../tools/testing/free-port.ts";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 

@@ -3,10 +3,10 @@ import { Agent, request } from "node:http";
 import { connect } from "node:net";
 import { text } from "node:stream/consumers";
 import { afterEach, expect, it } from "vitest";
-import type { TcpDelivery } from "../shared/relay-contract.ts";
 import { relayToken, startTestRelay } from "../../test/e2e/support/relay.ts";
 import { eventually } from "../../test/e2e/support/service.ts";
 import { startTcpReceiver, type TcpReceiver } from "../../test/e2e/support/socket-receivers.ts";
+import type { TcpDelivery } from "../shared/relay-contract.ts";
 
 // Far more than loopback socket buffers hold: a delivery that stays under way while the receiver does not read.
 const large = "x".repeat(48 * 1024 * 1024);

@@ -120,7 +120,12 @@ describe("request validation", () => {
 
     expect(response.status).toBe(413);
     expect(response.body).toEqual(
-      problem(413, "payload-too-large", "Payload too large", `The body is larger than the limit of ${bodyLimit} bytes.`),
+      problem(
+        413,
+        "payload-too-large",
+        "Payload too large",
+        `The body is larger than the limit of ${bodyLimit} bytes.`,
+      ),
     );
     expect(receiver.connections).toBe(0);
   });

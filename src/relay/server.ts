@@ -5,7 +5,7 @@ import { problemBodyLimit } from "../shared/http/body-limit.ts";
 import { jsonBody } from "../shared/http/json-body.ts";
 import { problemOnError, problemOnMethodNotAllowed, problemOnNotFound } from "../shared/http/problem-handlers.ts";
 import { ApiError } from "../shared/problems.ts";
-import { relayDeliveriesPath, type RelayResponse, relayRequestSchema } from "../shared/relay-contract.ts";
+import { type RelayResponse, relayDeliveriesPath, relayRequestSchema } from "../shared/relay-contract.ts";
 import { prometheusContentType, type RelayCounters } from "./counters.ts";
 import type { DeliveryDispatcher } from "./dispatcher.ts";
 import { InFlight } from "./in-flight.ts";

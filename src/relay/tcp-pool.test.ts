@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DestinationPolicy } from "./destination-policy.ts";
-import { TcpPool } from "./tcp-pool.ts";
-import type { TcpDelivery } from "../shared/relay-contract.ts";
-import { freePort } from "../../tools/testing/free-port.ts";
 import { startTestRelay, type TestRelay } from "../../test/e2e/support/relay.ts";
 import { eventually } from "../../test/e2e/support/service.ts";
 import { startTcpReceiver, type TcpReceiver } from "../../test/e2e/support/socket-receivers.ts";
+import { freePort } from "../../tools/testing/free-port.ts";
+import type { TcpDelivery } from "../shared/relay-contract.ts";
+import { DestinationPolicy } from "./destination-policy.ts";
+import { TcpPool } from "./tcp-pool.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

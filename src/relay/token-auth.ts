@@ -16,9 +16,11 @@ export function requireToken(token: string): MiddlewareHandler {
   return async (c, next) => {
     const presented = bearerToken(c.req.header("authorization"));
     if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
-      throw new ApiError("unauthorized", "A valid bearer token is required.", { headers: {
-        "www-authenticate": 'Bearer realm="tower-edge-relay"',
-      } });
+      throw new ApiError("unauthorized", "A valid bearer token is required.", {
+        headers: {
+          "www-authenticate": 'Bearer realm="tower-edge-relay"',
+        },
+      });
     }
     await next();
   };

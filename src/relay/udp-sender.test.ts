@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { UdpDelivery } from "../shared/relay-contract.ts";
-import { packDatagrams } from "./udp-sender.ts";
 import { startTestRelay, type TestRelay } from "../../test/e2e/support/relay.ts";
 import { startUdpReceiver, type UdpReceiver } from "../../test/e2e/support/socket-receivers.ts";
+import type { UdpDelivery } from "../shared/relay-contract.ts";
+import { packDatagrams } from "./udp-sender.ts";
 
 const limit = 100;
 let relay: TestRelay;

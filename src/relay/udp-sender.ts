@@ -16,11 +16,7 @@ function asLine(record: string): string {
  * `one-per-datagram` sends each record alone. A record that cannot fit alone fails the whole
  * delivery before anything is sent.
  */
-export function packDatagrams(
-  records: readonly string[],
-  packing: UdpDelivery["packing"],
-  maxBytes: number,
-): Buffer[] {
+export function packDatagrams(records: readonly string[], packing: UdpDelivery["packing"], maxBytes: number): Buffer[] {
   const units = records.map((record) => Buffer.from(packing === "lines" ? asLine(record) : record, "utf8"));
   const oversized = units.findIndex((unit) => unit.length > maxBytes);
   if (oversized !== -1) {

@@ -1,5 +1,5 @@
-import fc from "fast-check";
 import { BlockList, isIPv4, isIPv6 } from "node:net";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   embeddedIPv4Address,

@@ -5,6 +5,8 @@ import { problemOnError, problemOnMethodNotAllowed, problemOnNotFound } from "..
 import { ApiError } from "../shared/problems";
 import { SettingsError } from "../shared/settings";
 import { type Config, readConfig } from "./config";
+import { contractRoutes } from "./contract/contract-routes";
+import { docsAsset } from "./contract/docs-assets";
 import { authentication } from "./http/auth";
 import { monitoringDataRoutes } from "./intake/routes";
 import { metricRoutes } from "./metrics/metric-routes";
@@ -32,7 +34,7 @@ function onError(error: Error): Response {
 
 /** The routes of the API, mounted both under /v1 and at the root. */
 function createApi() {
-  return new Hono<AppEnv>()
+  const api = new Hono<AppEnv>()
     .route("/healthz", healthRoutes)
     .route("/metrics", metricRoutes)
     .route("/metrics/:id/observers", observerRoutes)
@@ -40,6 +42,8 @@ function createApi() {
     .route("/monitoringdata", monitoringDataRoutes)
     .route("/results", monitoringDataRoutes)
     .route("/usage", usageRoutes);
+  // The document describes `api` as it is once these are added: /openapi.json and /docs included.
+  return api.route("/", contractRoutes(api));
 }
 
 /** The API's routes and their types, for the typed client (`hc<ApiRoutes>`). */
@@ -65,5 +69,7 @@ export function createApp() {
   const api = createApi();
   app.route("/v1", api);
   app.route("/", api);
+  // At the root only: the docs page names its script by absolute path.
+  app.get("/_docs/*", docsAsset);
   return app;
 }

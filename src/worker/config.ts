@@ -43,7 +43,11 @@ export const configSchema = z.object({
    */
   DELIVERY_BUDGET_MS: integerSetting(1, 600_000, 2_000),
   /** Seconds between the attempts at undelivered data; the whole schedule is how long data are tried. */
-  RETRY_SCHEDULE: numberListSetting(0, 7 * 86_400, [5, 30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28_800, 28_800, 28_800]),
+  RETRY_SCHEDULE: numberListSetting(
+    0,
+    7 * 86_400,
+    [5, 30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28_800, 28_800, 28_800],
+  ),
   /** How long dead data (tried for the whole schedule) are kept for replay before they are dropped. */
   DEAD_RETENTION_HOURS: numberSetting(0, 24 * 365, 168),
   /** Most data one observer's backlog (undelivered and dead) holds; past it the oldest are dropped. */

@@ -4,9 +4,9 @@ import { consumeIntake } from "./delivery/intake-consumer";
 import { consumingBatch } from "./ops/drain";
 import { usage } from "./ops/usage";
 
-export { KnowledgeBase } from "./model/knowledge-base";
 export { MetricCatalog } from "./metrics/metric-catalog";
 export { MetricObject } from "./metrics/metric-object";
+export { KnowledgeBase } from "./model/knowledge-base";
 
 const app = createApp();
 

@@ -1,10 +1,11 @@
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import packageJson from "../../package.json";
+import { clientAt } from "./support/client";
+import { prefixes, request } from "./support/http";
 
 describe("GET /healthz", () => {
-  it.each(["/healthz", "/v1/healthz"])("answers 200 with the version at %s", async (path) => {
-    const response = await exports.default.fetch(`http://service${path}`);
+  it.each(prefixes)("answers 200 with the version under %o", async (prefix) => {
+    const response = await clientAt(prefix).healthz.$get();
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok", version: packageJson.version });
   });
@@ -12,20 +13,20 @@ describe("GET /healthz", () => {
 
 describe("unknown paths and methods", () => {
   it("answers 404 problem for an unknown path", async () => {
-    const response = await exports.default.fetch("http://service/nope");
+    const response = await request("GET", "/nope");
     expect(response.status).toBe(404);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect(await response.json()).toMatchObject({ status: 404, title: "Resource not found" });
   });
 
   it("answers 404, not 405, for a known path with a trailing slash", async () => {
-    const response = await exports.default.fetch("http://service/healthz/", { method: "DELETE" });
+    const response = await request("DELETE", "/healthz/");
     expect(response.status).toBe(404);
     expect(response.headers.get("allow")).toBeNull();
   });
 
   it("answers 405 with Allow for a known path and a wrong method", async () => {
-    const response = await exports.default.fetch("http://service/v1/healthz", { method: "DELETE" });
+    const response = await request("DELETE", "/v1/healthz");
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("GET, HEAD");
     expect(await response.json()).toMatchObject({ status: 405, type: "urn:tower-edge:problem:method-not-allowed" });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { addObserver, declareMetric, listObservers, metricPath } from "./support/metrics";
+import { clientAt, idParam } from "./support/client";
 import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/http";
+import { addObserver, declareMetric, listObservers, metricPath } from "./support/metrics";
 
-async function readMetric(name: string, prefix = ""): Promise<unknown> {
-  const response = await request("GET", metricPath(name, prefix));
+async function readMetric(name: string, prefix = "") {
+  const response = await clientAt(prefix).metrics[":id"].$get({ param: idParam(name) });
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
   return response.json();
@@ -27,11 +28,12 @@ describe.each(prefixes)("metrics under %o", (prefix) => {
 
   it("declares a metric: 201 the first time, then 200", async () => {
     const cpu = name("cpu");
-    const first = await request("PUT", metricPath(cpu, prefix));
+    const metric = clientAt(prefix).metrics[":id"];
+    const first = await metric.$put({ param: idParam(cpu) });
     expect(first.status).toBe(201);
     expect(await first.json()).toEqual({ id: cpu, observers: 0 });
 
-    const again = await sendJson("PUT", metricPath(cpu, prefix), { description: "CPU load", unit: "percent" });
+    const again = await metric.$put({ param: idParam(cpu), json: { description: "CPU load", unit: "percent" } });
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual({ id: cpu, description: "CPU load", unit: "percent", observers: 0 });
     expect(await readMetric(cpu, prefix)).toEqual({ id: cpu, description: "CPU load", unit: "percent", observers: 0 });
@@ -54,8 +56,9 @@ describe.each(prefixes)("metrics under %o", (prefix) => {
 
   it("replaces the description and unit on a re-declaration (PUT semantics)", async () => {
     const latency = name("latency");
-    await sendJson("PUT", metricPath(latency, prefix), { description: "Response time", unit: "ms" });
-    const redeclared = await request("PUT", metricPath(latency, prefix));
+    const metric = clientAt(prefix).metrics[":id"];
+    await metric.$put({ param: idParam(latency), json: { description: "Response time", unit: "ms" } });
+    const redeclared = await metric.$put({ param: idParam(latency) });
     expect(redeclared.status).toBe(200);
     expect(await redeclared.json()).toEqual({ id: latency, observers: 0 });
     expect(await readMetric(latency, prefix)).toEqual({ id: latency, observers: 0 });
@@ -86,7 +89,7 @@ describe.each(prefixes)("metrics under %o", (prefix) => {
     await declareMetric(disk, prefix);
     await addObserver(disk, { callbackUrl: "http://disk.example/" }, prefix);
 
-    const deleted = await request("DELETE", metricPath(disk, prefix));
+    const deleted = await clientAt(prefix).metrics[":id"].$delete({ param: idParam(disk) });
     expect({ status: deleted.status, body: await deleted.text() }).toEqual({ status: 204, body: "" });
     await expectProblem(await request("GET", metricPath(disk, prefix)), 404, unknownMetricProblem(disk));
     await expectProblem(await request("DELETE", metricPath(disk, prefix)), 404, unknownMetricProblem(disk));

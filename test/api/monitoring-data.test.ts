@@ -1,8 +1,11 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/worker/app";
+import { type ApiRoutes, createApp } from "../../src/worker/app";
+import { apiClient } from "../../tools/testing/api-client";
 import { monitoringNamespace, rdfJsonBody, rdfJsonSubject } from "../../tools/testing/monitoring-data";
+import { checkedFetch } from "./support/checked-fetch";
+import { api, clientAt, idParam } from "./support/client";
 import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/http";
 
 const datum = (id: string, metric: string) => ({
@@ -15,7 +18,7 @@ const datum = (id: string, metric: string) => ({
 const intakePaths = prefixes.flatMap((prefix) => [`${prefix}/monitoringdata`, `${prefix}/results`]);
 
 async function metricExists(name: string): Promise<boolean> {
-  const response = await request("GET", `/v1/metrics/${encodeURIComponent(name)}`);
+  const response = await api.metrics[":id"].$get({ param: idParam(name) });
   await response.body?.cancel();
   return response.status === 200;
 }
@@ -27,6 +30,15 @@ describe("POST /monitoringdata", () => {
     expect({ status: response.status, body: await response.text() }).toEqual({ status: 204, body: "" });
     expect(await metricExists(metric)).toBe(true);
     expect(await metricExists(`${metric}-b`)).toBe(true);
+  });
+
+  it.each(prefixes)("takes data from the typed client under %o", async (prefix) => {
+    const metric = `typed-client${prefix.replace("/", "-")}`;
+    const client = clientAt(prefix);
+    const response = await client.monitoringdata.$post({ json: rdfJsonBody([datum("d1", metric)]) });
+    expect(response.status).toBe(204);
+    expect((await client.results.$post({ json: rdfJsonBody([datum("d2", metric)]) })).status).toBe(204);
+    expect(await metricExists(metric)).toBe(true);
   });
 
   it("reads a body without content type as JSON", async () => {
@@ -94,16 +106,13 @@ describe("POST /monitoringdata", () => {
   it("answers 503 and accepts nothing when the queue cannot be reached", async () => {
     const down = () => Promise.reject(new Error("queue down"));
     const unreachable = { send: down, sendBatch: down, metrics: down } satisfies Queue;
-    const response = await createApp().request(
-      "/monitoringdata",
-      {
-        method: "POST",
-        body: JSON.stringify(rdfJsonBody([datum("d1", "queue-down")])),
-        headers: { "content-type": "application/json" },
-      },
-      { ...env, INTAKE_QUEUE: unreachable },
-      createExecutionContext(),
+    const app = createApp();
+    const withoutQueue = checkedFetch(async (request) =>
+      app.fetch(request, { ...env, INTAKE_QUEUE: unreachable }, createExecutionContext()),
     );
+    const response = await apiClient<ApiRoutes>("http://service", withoutQueue).monitoringdata.$post({
+      json: rdfJsonBody([datum("d1", "queue-down")]),
+    });
     await expectProblem(response, 503, {
       type: "urn:tower-edge:problem:unavailable",
       title: "Service unavailable",

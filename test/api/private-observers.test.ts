@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { declareMetric, listObservers, observersPath } from "./support/metrics";
 import { sendJson } from "./support/http";
+import { declareMetric, listObservers, observersPath } from "./support/metrics";
 
 // The worker project runs with ALLOW_PRIVATE_OBSERVERS=true, as local development does; the
 // refusals without it are tested in test/worker-auth/observer-address-policy.test.ts.

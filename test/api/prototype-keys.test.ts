@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { monitoringNamespace, rdfJsonSubject } from "../../tools/testing/monitoring-data";
-import { declareMetric, listObservers, observersPath } from "./support/metrics";
 import { request } from "./support/http";
+import { declareMetric, listObservers, observersPath } from "./support/metrics";
 import { readModel } from "./support/resources";
 
 /*

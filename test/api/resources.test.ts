@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyModel, referenceModel, referenceModelFlat, referenceModelStored } from "../support/model";
+import { api, clientAt, idParam } from "./support/client";
 import { expectProblem, prefixes, request, sendJson } from "./support/http";
 import { readModel, upload } from "./support/resources";
 
@@ -76,7 +77,7 @@ describe.each(prefixes)("the model under prefix '%s'", (prefix) => {
       mic1: { clazz: "InternalComponent", ...referenceModel.internalComponents[0] },
     };
     for (const [id, resource] of Object.entries(expected)) {
-      const response = await request("GET", `${prefix}/resources/${id}`);
+      const response = await clientAt(prefix).resources[":id"].$get({ param: idParam(id) });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual(resource);
     }
@@ -84,7 +85,7 @@ describe.each(prefixes)("the model under prefix '%s'", (prefix) => {
 
   it("DELETE /resources/:id removes an element nothing refers to", async () => {
     await upload("PUT", referenceModel, prefix);
-    const response = await request("DELETE", `${prefix}/resources/mic1`);
+    const response = await clientAt(prefix).resources[":id"].$delete({ param: idParam("mic1") });
     expect({ status: response.status, body: await response.text() }).toEqual({ status: 204, body: "" });
     expect(await readModel(prefix)).toEqual({ ...referenceModelStored, internalComponents: [] });
   });
@@ -217,7 +218,9 @@ describe("DELETE /resources/:id of a resource others refer to", () => {
   it("answers 409 naming the referrers and deletes nothing", async () => {
     await upload("PUT", referenceModel);
     await upload("POST", {
-      internalComponents: [{ id: "mic2", type: "Mic", providedMethods: ["mic1-register"], requiredComponents: ["frontend1"] }],
+      internalComponents: [
+        { id: "mic2", type: "Mic", providedMethods: ["mic1-register"], requiredComponents: ["frontend1"] },
+      ],
       vMs: [{ id: "frontend2", type: "Frontend", cloudProvider: "amazon", numberOfCPUs: 1 }],
     });
     const before = await readModel();
@@ -225,26 +228,35 @@ describe("DELETE /resources/:id of a resource others refer to", () => {
     await expectProblem(
       await request("DELETE", "/resources/amazon"),
       409,
-      conflict('"amazon" is still referred to by frontend1 (cloudProvider), frontend2 (cloudProvider); nothing was deleted.', [
-        { path: "/id", message: "VM frontend1 refers to it in cloudProvider." },
-        { path: "/id", message: "VM frontend2 refers to it in cloudProvider." },
-      ]),
+      conflict(
+        '"amazon" is still referred to by frontend1 (cloudProvider), frontend2 (cloudProvider); nothing was deleted.',
+        [
+          { path: "/id", message: "VM frontend1 refers to it in cloudProvider." },
+          { path: "/id", message: "VM frontend2 refers to it in cloudProvider." },
+        ],
+      ),
     );
     await expectProblem(
       await request("DELETE", "/v1/resources/mic1-register"),
       409,
-      conflict('"mic1-register" is still referred to by mic1 (providedMethods), mic2 (providedMethods); nothing was deleted.', [
-        { path: "/id", message: "InternalComponent mic1 refers to it in providedMethods." },
-        { path: "/id", message: "InternalComponent mic2 refers to it in providedMethods." },
-      ]),
+      conflict(
+        '"mic1-register" is still referred to by mic1 (providedMethods), mic2 (providedMethods); nothing was deleted.',
+        [
+          { path: "/id", message: "InternalComponent mic1 refers to it in providedMethods." },
+          { path: "/id", message: "InternalComponent mic2 refers to it in providedMethods." },
+        ],
+      ),
     );
     await expectProblem(
       await request("DELETE", "/resources/frontend1"),
       409,
-      conflict('"frontend1" is still referred to by mic1 (requiredComponents), mic2 (requiredComponents); nothing was deleted.', [
-        { path: "/id", message: "InternalComponent mic1 refers to it in requiredComponents." },
-        { path: "/id", message: "InternalComponent mic2 refers to it in requiredComponents." },
-      ]),
+      conflict(
+        '"frontend1" is still referred to by mic1 (requiredComponents), mic2 (requiredComponents); nothing was deleted.',
+        [
+          { path: "/id", message: "InternalComponent mic1 refers to it in requiredComponents." },
+          { path: "/id", message: "InternalComponent mic2 refers to it in requiredComponents." },
+        ],
+      ),
     );
     expect(await readModel()).toEqual(before);
   });
@@ -259,8 +271,12 @@ describe("DELETE /resources/:id of a resource others refer to", () => {
     expect(response.status).toBe(409);
     const problem = (await response.json()) as { detail: string; errors: unknown[] };
     const named = vmIds.slice(0, 10).map((id) => `${id} (cloudProvider)`);
-    expect(problem.detail).toBe(`"amazon" is still referred to by ${named.join(", ")} and 2 more; nothing was deleted.`);
-    expect(problem.errors).toEqual(vmIds.map((id) => ({ path: "/id", message: `VM ${id} refers to it in cloudProvider.` })));
+    expect(problem.detail).toBe(
+      `"amazon" is still referred to by ${named.join(", ")} and 2 more; nothing was deleted.`,
+    );
+    expect(problem.errors).toEqual(
+      vmIds.map((id) => ({ path: "/id", message: `VM ${id} refers to it in cloudProvider.` })),
+    );
   });
 
   it("deletes a resource once its referrers are gone", async () => {
@@ -279,10 +295,10 @@ describe("DELETE /resources/:id of a resource others refer to", () => {
 describe("ids that need escaping in a path", () => {
   it("reads and deletes an id with a slash and spaces through percent-encoding", async () => {
     await upload("PUT", { methods: [{ id: "a/b c", type: "op" }] });
-    const path = `/resources/${encodeURIComponent("a/b c")}`;
-    const read = await request("GET", path);
+    const resource = api.resources[":id"];
+    const read = await resource.$get({ param: idParam("a/b c") });
     expect(await read.json()).toEqual({ clazz: "Method", id: "a/b c", type: "op" });
-    expect((await request("DELETE", path)).status).toBe(204);
+    expect((await resource.$delete({ param: idParam("a/b c") })).status).toBe(204);
     expect(await readModel()).toEqual(emptyModel);
   });
 });
@@ -308,7 +324,10 @@ describe("a large model", () => {
       cloudProvider: `provider-${index % 10}`,
       numberOfCPUs: 1 + (index % 8),
     }));
-    const methods = Array.from({ length: 1_000 }, (_, index) => ({ id: `method-${String(index).padStart(4, "0")}`, type: "op" }));
+    const methods = Array.from({ length: 1_000 }, (_, index) => ({
+      id: `method-${String(index).padStart(4, "0")}`,
+      type: "op",
+    }));
     const components = Array.from({ length: 500 }, (_, index) => ({
       id: `component-${String(index).padStart(3, "0")}`,
       type: "Service",

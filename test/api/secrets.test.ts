@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/worker/app";
 import { metricStub } from "../../src/worker/metrics/metric-object";
+import { checkedFetch } from "./support/checked-fetch";
 import { request, sendJson } from "./support/http";
 import { declareMetric, listObservers, observersPath, uuid } from "./support/metrics";
 
@@ -91,7 +92,7 @@ describe("an unexpected error", () => {
       throw new Error("db password=hunter2 at /srv/tower/internal.ts:42");
     });
 
-    const response = await app.fetch(new Request("http://service/explode"), env);
+    const response = await checkedFetch(async (request) => app.fetch(request, env))("http://service/explode");
 
     expect(response.status).toBe(500);
     expect(response.headers.get("content-type")).toBe("application/problem+json");

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import type { usage } from "../../src/worker/ops/usage";
 import { rdfJsonBody } from "../../tools/testing/monitoring-data";
-import { request, sendJson } from "./support/http";
+import { clientAt } from "./support/client";
+import { sendJson } from "./support/http";
 
-async function readUsage(): Promise<typeof usage> {
-  const response = await request("GET", "/v1/usage");
+async function readUsage() {
+  const response = await clientAt("/v1").usage.$get();
   expect(response.status).toBe(200);
   return response.json();
 }
@@ -28,10 +28,13 @@ describe("GET /usage", () => {
     expect(accepted.durableObjectRequests - before.durableObjectRequests).toBe(1);
 
     // The consumer reads the message and asks the metric's object for its observers (none: no delivery).
-    const consumed = await vi.waitUntil(async () => {
-      const current = await readUsage();
-      return current.queueMessagesRead > accepted.queueMessagesRead ? current : undefined;
-    }, { timeout: 10_000 });
+    const consumed = await vi.waitUntil(
+      async () => {
+        const current = await readUsage();
+        return current.queueMessagesRead > accepted.queueMessagesRead ? current : undefined;
+      },
+      { timeout: 10_000 },
+    );
     await vi.waitUntil(async () => (await readUsage()).durableObjectRequests === accepted.durableObjectRequests + 1, {
       timeout: 10_000,
     });
@@ -44,7 +47,9 @@ describe("GET /usage", () => {
       sendJson(
         "POST",
         "/monitoringdata",
-        rdfJsonBody([{ id: `shared${index}`, metric: "usage-shared", timestamp: 1000 + index, value: index, resourceId: "vm1" }]),
+        rdfJsonBody([
+          { id: `shared${index}`, metric: "usage-shared", timestamp: 1000 + index, value: index, resourceId: "vm1" },
+        ]),
       ),
     );
     expect((await Promise.all(requests)).map((response) => response.status)).toEqual(Array(20).fill(204));

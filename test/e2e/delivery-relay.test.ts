@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRelayConfig } from "../../src/relay/config.ts";
 import { type RunningRelay, startRelay } from "../../src/relay/relay.ts";
-import { type DatumInput, rdfJsonBody } from "../../tools/testing/monitoring-data.ts";
 import { freePort } from "../../tools/testing/free-port.ts";
+import { type DatumInput, rdfJsonBody } from "../../tools/testing/monitoring-data.ts";
 import { type HttpReceiver, startHttpReceiver } from "./support/http-receiver.ts";
 import { eventually, type Service, startService } from "./support/service.ts";
 import { startTcpReceiver, startUdpReceiver, type TcpReceiver, type UdpReceiver } from "./support/socket-receivers.ts";
@@ -50,7 +50,12 @@ afterAll(async () => {
 
 describe("TCP and UDP observers through the relay", () => {
   it("delivers exact bytes over TCP and UDP, keeps data while the relay is down, and duplicates nothing", async () => {
-    const tcpId = await observe({ format: "GRAPHITE", protocol: "TCP", observerHost: "127.0.0.1", observerPort: tcp.port });
+    const tcpId = await observe({
+      format: "GRAPHITE",
+      protocol: "TCP",
+      observerHost: "127.0.0.1",
+      observerPort: tcp.port,
+    });
     await observe({ format: "INFLUXDB", protocol: "udp", observerHost: "127.0.0.1", observerPort: udp.port });
     await observe({ format: "GRAPHITE", callbackUrl: http.url });
 

@@ -41,7 +41,11 @@ async function observeAndPost(metric: string, observer: Record<string, unknown>,
   expect((await service!.call("PUT", `/v1/metrics/${metric}`)).status).toBe(201);
   const registered = await service!.call("POST", `/v1/metrics/${metric}/observers`, observer);
   expect(registered.status).toBe(201);
-  const posted = await service!.call("POST", "/monitoringdata", rdfJsonBody(data.map((datum) => ({ ...datum, metric }))));
+  const posted = await service!.call(
+    "POST",
+    "/monitoringdata",
+    rdfJsonBody(data.map((datum) => ({ ...datum, metric }))),
+  );
   expect(posted.status).toBe(204);
 }
 
@@ -49,10 +53,14 @@ describe.skipIf(!carbonAvailable)("service → relay → carbon-cache", () => {
   it.each(["TCP", "UDP"])("stores GRAPHITE data sent over %s", async (protocol) => {
     const metric = `${protocol.toLowerCase()}_cpu`;
     const resource = `interop.${runId}.svc`;
-    await observeAndPost(metric, { format: "GRAPHITE", protocol, observerHost: "127.0.0.1", observerPort: carbonPort }, [
-      { id: "a", timestamp: nowMs, value: 12.5, resourceId: `${resource}_a` },
-      { id: "b", timestamp: nowMs, value: 7.25, resourceId: `${resource}_b` },
-    ]);
+    await observeAndPost(
+      metric,
+      { format: "GRAPHITE", protocol, observerHost: "127.0.0.1", observerPort: carbonPort },
+      [
+        { id: "a", timestamp: nowMs, value: 12.5, resourceId: `${resource}_a` },
+        { id: "b", timestamp: nowMs, value: 7.25, resourceId: `${resource}_b` },
+      ],
+    );
     await eventuallyInCarbon(`${resource}_a.${metric}`, 12.5, nowSeconds);
     await eventuallyInCarbon(`${resource}_b.${metric}`, 7.25, nowSeconds);
   });
@@ -61,10 +69,14 @@ describe.skipIf(!carbonAvailable)("service → relay → carbon-cache", () => {
 describe.skipIf(!influxAvailable)("service → InfluxDB", () => {
   it("stores INFLUXDB data sent over UDP through the relay", async () => {
     const metric = `svc_udp_${runId}`;
-    await observeAndPost(metric, { format: "INFLUXDB", protocol: "UDP", observerHost: "127.0.0.1", observerPort: influxUdpPort }, [
-      { id: "a", timestamp: nowMs - 1000, value: 1.5, resourceId: "vm 1" },
-      { id: "b", timestamp: nowMs, value: 2.5, resourceId: "vm 1" },
-    ]);
+    await observeAndPost(
+      metric,
+      { format: "INFLUXDB", protocol: "UDP", observerHost: "127.0.0.1", observerPort: influxUdpPort },
+      [
+        { id: "a", timestamp: nowMs - 1000, value: 1.5, resourceId: "vm 1" },
+        { id: "b", timestamp: nowMs, value: 2.5, resourceId: "vm 1" },
+      ],
+    );
     const rows = await eventuallyInInflux(`SELECT "value", "resourceId" FROM "${metric}" ORDER BY time ASC`, 2);
     expect(rows).toEqual([
       [nowSeconds - 1, 1.5, "vm 1"],

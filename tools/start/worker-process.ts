@@ -1,14 +1,17 @@
-import { type ChildProcess, spawn, type StdioOptions } from "node:child_process";
+import { type StdioOptions, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync } from "node:fs";
-import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readDevVars } from "./dev-vars.ts";
+import { waitUntilHealthy } from "./health.ts";
+import { bindWorkerdToParent, boundToParent } from "./parent-death.ts";
+import { projectRoot } from "./project.ts";
 
-const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
-const wranglerBin = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js");
+/*
+ * wrangler's CLI proper, run as its bin script runs it. Not the bin script itself: that one runs
+ * the CLI in a child process of its own, which would outlive it when it is killed.
+ */
+const wranglerCli = ["--no-warnings", "--experimental-vm-modules", createRequire(import.meta.url).resolve("wrangler")];
 
 export interface WorkerProcessOptions {
   port: number;
@@ -24,28 +27,31 @@ export interface WorkerProcessOptions {
 
 export interface WorkerProcess {
   url: string;
+  /** Settles with wrangler's exit code (null after a signal) when it exits, however that happens. */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
-async function waitUntilHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with code ${child.exitCode}`);
-    try {
-      const response = await fetch(`${url}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`wrangler dev did not answer ${url}/healthz within ${timeoutMs} ms`);
+/**
+ * The vars as `--var NAME:value` arguments: wrangler keeps them in memory and prints them as
+ * hidden, and nothing is written to disk. They do show in the process list, to this machine's
+ * users. The names .dev.vars sets are left out: wrangler reads that file itself (a `--var` would
+ * override it), so the developer's own secrets never reach the command line.
+ */
+function varArguments(options: WorkerProcessOptions): string[] {
+  const fromDevVars = new Set(options.useDevVars ? Object.keys(readDevVars()) : []);
+  return Object.entries(options.vars ?? {})
+    .filter(([name]) => !fromDevVars.has(name))
+    .flatMap(([name, value]) => ["--var", `${name}:${value}`]);
 }
 
-/** Runs `wrangler dev` (local mode, on-disk persistence) and resolves once /healthz answers. */
+/**
+ * Runs `wrangler dev` (local mode, on-disk persistence, reloads on source changes) as a child of
+ * this process that dies with it, and resolves once /healthz answers.
+ */
 export async function startWorkerProcess(options: WorkerProcessOptions): Promise<WorkerProcess> {
   const args = [
-    wranglerBin,
+    ...wranglerCli,
     "dev",
     "--ip",
     "127.0.0.1",
@@ -56,42 +62,40 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
     "--show-interactive-dev-session=false",
     "--inspector-port",
     "0",
+    ...varArguments(options),
+    // Naming an env file keeps wrangler from reading .dev.vars itself; this one holds nothing.
+    ...(options.useDevVars ? [] : ["--env-file", "/dev/null"]),
   ];
-  // Vars go through an env file rather than --var, so wrangler shows them as hidden: they include tokens.
-  const varsDirectory = await mkdtemp(join(tmpdir(), "tower-edge-vars-"));
-  const varsFile = join(varsDirectory, "vars.env");
-  const lines = Object.entries(options.vars ?? {}).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
-  await writeFile(varsFile, `${lines.join("\n")}\n`, { mode: 0o600 });
-  args.push("--env-file", varsFile);
-  const devVars = join(projectRoot, ".dev.vars");
-  if (options.useDevVars && existsSync(devVars)) args.push("--env-file", devVars);
   const log = typeof options.stdio === "object" ? await open(options.stdio.logFile, "a") : undefined;
-  const stdio: StdioOptions = log ? ["ignore", log.fd, log.fd] : typeof options.stdio === "string" ? options.stdio : "inherit";
-  // A process group of its own, so stopping it also stops the workerd children.
-  const child = spawn(process.execPath, args, {
+  const stdio: StdioOptions = log
+    ? ["ignore", log.fd, log.fd]
+    : typeof options.stdio === "string"
+      ? options.stdio
+      : "inherit";
+  bindWorkerdToParent();
+  const [command, commandArgs] = boundToParent(process.execPath, args);
+  const child = spawn(command, commandArgs, {
     cwd: projectRoot,
-    detached: true,
     stdio,
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
   });
   // The child holds its own copy of the descriptor.
   await log?.close();
+  const exited = once(child, "exit").then(([code]) => code as number | null);
   const url = `http://127.0.0.1:${options.port}`;
   const stop = async () => {
-    if (child.exitCode === null && child.pid !== undefined) {
-      const exited = once(child, "exit");
-      process.kill(-child.pid, "SIGTERM");
-      const timer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    await rm(varsDirectory, { recursive: true, force: true });
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    // wrangler stops its workerd on SIGTERM; SIGKILL, should it hang, takes workerd down too.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(timer);
   };
   try {
-    await waitUntilHealthy(url, child, 90_000);
+    await waitUntilHealthy(url, child, "wrangler dev", 90_000);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, stop };
+  return { url, exited, stop };
 }

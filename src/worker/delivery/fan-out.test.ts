@@ -6,7 +6,8 @@ import type { Datum } from "../intake/datum";
 import { metricStub } from "../metrics/metric-object";
 import type { ObserverRegistration } from "../metrics/observer-schema";
 import { usage } from "../ops/usage";
-import { deliverBatch, maxDataPerPayload } from "./fan-out";
+import { deliverBatch } from "./fan-out";
+import { maxDataPerPayload } from "./vocabulary";
 
 function data(count: number, metric: string): Datum[] {
   return Array.from({ length: count }, (_, index) => ({

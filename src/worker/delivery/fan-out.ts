@@ -9,17 +9,11 @@ import {
   type BatchReport,
   type Delivery,
   type DeliveryResult,
+  maxDataPerPayload,
   newWebhookId,
   type ObserverPlan,
   type OwedData,
 } from "./vocabulary";
-
-/**
- * Most data in one payload. A batch normally gives each observer one payload; a batch larger than
- * this (tens of full intake messages on one metric) gives it several, which bounds the memory a
- * payload takes and keeps relay requests under the relay's body limit.
- */
-export const maxDataPerPayload = 10_000;
 
 /** One metric's share of a batch, and what became of it. */
 interface MetricWork {
@@ -41,7 +35,9 @@ async function planMetric(env: Env, metric: string, data: Datum[]): Promise<Metr
   const slices = packBatches(data, { maxItems: maxDataPerPayload }).map((slice) => slice.items);
   const deliveries = plans
     .filter((plan) => !plan.held)
-    .flatMap(({ target }) => slices.map((slice) => ({ metric, target, data: slice, webhookId: newWebhookId(), attempt: 1 })));
+    .flatMap(({ target }) =>
+      slices.map((slice) => ({ metric, target, data: slice, webhookId: newWebhookId(), attempt: 1 })),
+    );
   return { metric, data, plans, deliveries };
 }
 

@@ -26,6 +26,10 @@ export function scheduleSpanMs(schedule: readonly number[]): number {
   return schedule.reduce((total, seconds) => total + seconds, 0) * 1_000;
 }
 
+/** The IMF-fixdate form of an HTTP date (RFC 9110), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const httpDate =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
 /**
  * The seconds a `Retry-After` header asks for (RFC 9110: delay-seconds or an HTTP date), or
  * undefined when it is missing or unreadable.
@@ -34,6 +38,6 @@ export function retryAfterSeconds(header: string | null, now: number): number | 
   if (header === null) return undefined;
   const text = header.trim();
   if (/^\d+$/.test(text)) return Number(text);
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1_000);
+  if (!httpDate.test(text)) return undefined;
+  return Math.max(0, (Date.parse(text) - now) / 1_000);
 }

@@ -122,6 +122,13 @@ export interface DeliveryStatus {
   lastError: string | null;
 }
 
+/**
+ * Most data in one payload. A batch normally gives each observer one payload; a batch larger than
+ * this (tens of full intake messages on one metric) gives it several, which bounds the memory a
+ * payload takes and keeps relay requests under the relay's body limit. A backlog chunk is one payload.
+ */
+export const maxDataPerPayload = 10_000;
+
 export function newWebhookId(): string {
   return `msg_${crypto.randomUUID()}`;
 }

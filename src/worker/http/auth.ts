@@ -1,25 +1,28 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app";
-import type { Config } from "../config";
 import { bearerToken } from "../../shared/http/bearer";
 import { ApiError } from "../../shared/problems";
+import type { AppEnv } from "../app";
+import type { Config } from "../config";
 
 /** What a request needs: nothing, an ingest or admin token, or an admin token. */
-type Access = "open" | "ingest" | "admin";
+export type Access = "open" | "ingest" | "admin";
 
-const openRoute = /^\/healthz\/?$/;
+/** The health check and the API's description: the document and the page that shows it. */
+const openRoute = /^\/(healthz|openapi\.json|docs)\/?$/;
+/** The page's scripts, served at the root only (the page names them by absolute path). */
+const docsAssets = /^\/_docs\//;
 const ingestRoute = /^\/(monitoringdata|results)\/?$/;
 
 /**
  * The access a request path needs, the same with and without the /v1 prefix. Only the health
- * check is open and only the intake routes take ingest tokens; every other path needs the admin
- * role, including paths no route serves. So a route added later is protected without being listed
- * here, and the API's surface cannot be probed without a token: 404 and 405 come only after
- * authentication.
+ * check and the API's description are open and only the intake routes take ingest tokens; every
+ * other path needs the admin role, including paths no route serves. So a route added later is
+ * protected without being listed here, and the API's surface cannot be probed without a token:
+ * 404 and 405 come only after authentication. The document states each route's access with this.
  */
-function requiredAccess(path: string): Access {
+export function requiredAccess(path: string): Access {
   const route = path.replace(/^\/v1(?=\/|$)/, "");
-  if (openRoute.test(route)) return "open";
+  if (openRoute.test(route) || docsAssets.test(path)) return "open";
   if (ingestRoute.test(route)) return "ingest";
   return "admin";
 }
@@ -66,14 +69,19 @@ function challenge(error?: "invalid_token" | "insufficient_scope"): Record<strin
 }
 
 const notConfigured = () =>
-  new ApiError("not-configured", "Authentication is not configured: set the ADMIN_TOKEN and/or INGEST_TOKEN secrets " +
-      "(comma-separated tokens), or AUTH_DISABLED=true to run without authentication (local development only).");
+  new ApiError(
+    "not-configured",
+    "Authentication is not configured: set the ADMIN_TOKEN and/or INGEST_TOKEN secrets " +
+      "(comma-separated tokens), or AUTH_DISABLED=true to run without authentication (local development only).",
+  );
 
 async function authorize(access: Exclude<Access, "open">, authorization: string | undefined, config: Config) {
   if (config.ADMIN_TOKEN.length === 0 && config.INGEST_TOKEN.length === 0) throw notConfigured();
   const token = bearerToken(authorization);
   if (token === undefined) {
-    throw new ApiError("unauthorized", "This route needs a bearer token: send Authorization: Bearer <token>.", { headers: challenge() });
+    throw new ApiError("unauthorized", "This route needs a bearer token: send Authorization: Bearer <token>.", {
+      headers: challenge(),
+    });
   }
   const presented = await sha256(token);
   const [isAdmin, isIngest] = await Promise.all([
@@ -84,14 +92,16 @@ async function authorize(access: Exclude<Access, "open">, authorization: string 
     throw new ApiError("unauthorized", "The bearer token is not valid.", { headers: challenge("invalid_token") });
   }
   if (access === "admin" && !isAdmin) {
-    throw new ApiError("forbidden", "This route needs an admin token; an ingest token may only send monitoring data.", { headers: challenge("insufficient_scope") });
+    throw new ApiError("forbidden", "This route needs an admin token; an ingest token may only send monitoring data.", {
+      headers: challenge("insufficient_scope"),
+    });
   }
 }
 
 /**
  * Bearer-token authentication with two roles: admin tokens may do everything, ingest
  * tokens may only send monitoring data. A service without any token refuses to run open (503)
- * unless AUTH_DISABLED says so; the health check stays open either way.
+ * unless AUTH_DISABLED says so; the open routes stay open either way.
  */
 export const authentication = createMiddleware<AppEnv>(async (c, next) => {
   const access = requiredAccess(c.req.path);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
+import type { Datum } from "./datum";
 import { intakeSender } from "./intake-sender";
 import type { IntakeMessage } from "./queue-message";
-import type { Datum } from "./datum";
 
 const datum = (id: string): Datum => ({ id, metric: "m", timestamp: 1, value: 0.5, resourceId: "vm1" });
 
@@ -11,7 +11,9 @@ function controlledQueue() {
   const metadata = { metrics: { backlogCount: 0, backlogBytes: 0 } };
   const inFlight = (bodies: unknown[]) =>
     new Promise<{ metadata: typeof metadata }>((resolve, reject) => {
-      const ids = bodies.flatMap((body) => (JSON.parse(String(body)) as IntakeMessage).metrics.flatMap(([, rows]) => rows.map(([id]) => id)));
+      const ids = bodies.flatMap((body) =>
+        (JSON.parse(String(body)) as IntakeMessage).metrics.flatMap(([, rows]) => rows.map(([id]) => id)),
+      );
       sends.push({ ids, end: (error) => (error ? reject(error) : resolve({ metadata })) });
     });
   const queue = {

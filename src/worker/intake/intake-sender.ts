@@ -1,6 +1,6 @@
+import { getOrCreate } from "../../shared/get-or-create";
 import type { Datum } from "./datum";
 import { encodeIntakeMessages, sendMessages } from "./queue-message";
-import { getOrCreate } from "../../shared/get-or-create";
 
 /** The data of the requests that share one send, and how that send ended. */
 interface Group {
@@ -62,7 +62,8 @@ class IntakeSender {
     const joined = this.gathering;
     if (joined) {
       joined.data.push(...data);
-      if (!(await poll(() => joined.outcome !== undefined))) throw new Error("a shared intake send did not end in time");
+      if (!(await poll(() => joined.outcome !== undefined)))
+        throw new Error("a shared intake send did not end in time");
       if (!joined.outcome!.ok) throw joined.outcome!.error;
       return;
     }

@@ -1,7 +1,7 @@
 import { packBatches } from "../../shared/bounded-batches";
+import { getOrCreate } from "../../shared/get-or-create";
 import { usage } from "../ops/usage";
 import type { Datum } from "./datum";
-import { getOrCreate } from "../../shared/get-or-create";
 
 /*
  * Queue messages carry data as compact rows grouped by metric. A message body is built as one JSON

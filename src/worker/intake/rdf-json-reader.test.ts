@@ -168,7 +168,8 @@ describe("parseMonitoringData: the body", () => {
 
   it("bounds datum ids and resource ids, and refuses control characters in a resource id", () => {
     const long = "x".repeat(1_025);
-    const resource = (value: string) => subject(literal("resourceId", { type: "literal", value, datatype: `${xsd}string` }));
+    const resource = (value: string) =>
+      subject(literal("resourceId", { type: "literal", value, datatype: `${xsd}string` }));
     expect(problemsOf({ [long]: subject(), d1: resource(long), d2: resource("vm\u0007") })).toEqual([
       { path: `/${long}`, message: "a datum id must be at most 1024 characters" },
       { path: at("resourceId", 0, "value"), message: "resourceId must be at most 1024 characters" },

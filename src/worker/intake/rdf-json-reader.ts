@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { getOrCreate } from "../../shared/get-or-create";
 import { type FieldProblem, jsonPointer, zodProblems } from "../../shared/problems";
-import type { Datum } from "./datum";
 import { metricNameSchema } from "../metrics/metric-name";
+import type { Datum } from "./datum";
 import {
   acceptedNamespaces,
   type DatumProperty,
@@ -10,7 +11,6 @@ import {
   xsdInteger,
   xsdString,
 } from "./rdf-vocabulary";
-import { getOrCreate } from "../../shared/get-or-create";
 
 /*
  * The RDF/JSON structure (subjects → predicates → a list holding one literal object) is walked by
@@ -138,7 +138,8 @@ class MonitoringDataReader {
   /** The datum, or undefined after recording its problems. */
   readDatum(id: string, subject: unknown): Datum | undefined {
     if (id === "") this.problem([id], "a datum id must not be empty");
-    if (id.length > maxIdentifierLength) this.problem([id], `a datum id must be at most ${maxIdentifierLength} characters`);
+    if (id.length > maxIdentifierLength)
+      this.problem([id], `a datum id must be at most ${maxIdentifierLength} characters`);
     if (!isJsonObject(subject)) return this.problem([id], "a datum must be an object of properties");
     const metric = this.readProperty(id, subject, "metric");
     const timestamp = this.readProperty(id, subject, "timestamp");

@@ -102,7 +102,7 @@ describe("BacklogStore", () => {
       backlog.append("o1", { webhookId: "msg_dead", rows: rows("d", 2), acceptedAt: t0, attempts: 1, failedAt: t0 });
       backlog.recordFailure("o1", backlog.head("o1")!.seq, t0 + 10, t0);
       backlog.append("o1", { webhookId: "msg_p1", rows: rows("p", 3), acceptedAt: t0 + 20, attempts: 0 });
-      backlog.append("o1", { webhookId: "msg_p2", rows: rows("q", 4), acceptedAt: t0 + 30, attempts: 0 });
+      backlog.append("o1", { webhookId: "msg_p2", rows: rows("q", 4), acceptedAt: t0 + 30, attempts: 1, failedAt: t0 + 30 });
       backlog.append("o2", { webhookId: "msg_other", rows: rows("o", 5), acceptedAt: t0, attempts: 0 });
       const p1 = backlog.head("o1")!;
 

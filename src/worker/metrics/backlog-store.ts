@@ -1,3 +1,4 @@
+import { maxDataPerPayload } from "../delivery/vocabulary";
 import type { DatumRow } from "../intake/queue-message";
 
 /** A stored part of an observer's backlog: the data of one payload, delivered (or not) as a whole. */
@@ -56,16 +57,35 @@ export class BacklogStore {
     `);
   }
 
+  /**
+   * Adds data at the end of the observer's backlog. Data never sent yet join the last chunk when it
+   * was never sent either and has room, so that a held observer catches up in full payloads; data
+   * that were sent keep their own chunk, with the webhook id the receiver may have seen.
+   */
   append(
     observerId: string,
     chunk: { webhookId: string; rows: readonly DatumRow[]; acceptedAt: number; attempts: number; failedAt?: number },
   ): void {
+    const rows = JSON.stringify(chunk.rows);
+    if (chunk.attempts === 0 && chunk.failedAt === undefined) {
+      const joined = this.sql.exec(
+        `UPDATE backlog SET rows = substr(rows, 1, length(rows) - 1) || ',' || substr(?, 2), data = data + ?
+         WHERE seq = (SELECT MAX(seq) FROM backlog WHERE observer_id = ?)
+           AND attempts = 0 AND first_failure_at IS NULL AND dead_at IS NULL AND data + ? <= ?`,
+        rows,
+        chunk.rows.length,
+        observerId,
+        chunk.rows.length,
+        maxDataPerPayload,
+      ).rowsWritten;
+      if (joined > 0) return;
+    }
     this.sql.exec(
       `INSERT INTO backlog (observer_id, webhook_id, rows, data, accepted_at, attempts, first_failure_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
       observerId,
       chunk.webhookId,
-      JSON.stringify(chunk.rows),
+      rows,
       chunk.rows.length,
       chunk.acceptedAt,
       chunk.attempts,
@@ -106,12 +126,19 @@ export class BacklogStore {
   }
 
   /**
-   * A failed attempt at the observer's backlog: its head chunk counts one more attempt, and every
-   * pending chunk has now been tried (an attempt at the head is one at all behind it). Returns the
-   * data that became dead: those tried since `deadBefore` or earlier.
+   * An attempt at the chunk starts: it counts, and from now on no later data join the chunk (what
+   * is delivered is what was read).
    */
-  recordFailure(observerId: string, headSeq: number, at: number, deadBefore: number): number {
-    this.sql.exec("UPDATE backlog SET attempts = attempts + 1 WHERE seq = ?", headSeq);
+  startAttempt(seq: number): void {
+    this.sql.exec("UPDATE backlog SET attempts = attempts + 1 WHERE seq = ?", seq);
+  }
+
+  /**
+   * A failed attempt at the observer's backlog: every pending chunk has now been tried (an attempt
+   * at the head is one at all behind it). Returns the data that became dead: those tried since
+   * `deadBefore` or earlier.
+   */
+  recordFailure(observerId: string, at: number, deadBefore: number): number {
     this.sql.exec(
       "UPDATE backlog SET first_failure_at = ? WHERE observer_id = ? AND dead_at IS NULL AND first_failure_at IS NULL",
       at,
@@ -127,6 +154,11 @@ export class BacklogStore {
       )
       .toArray()
       .reduce((total, row) => total + row.data, 0);
+  }
+
+  /** The observer's pending data are tried for a whole schedule again from their next failure. */
+  restartSchedule(observerId: string): void {
+    this.sql.exec("UPDATE backlog SET first_failure_at = NULL WHERE observer_id = ? AND dead_at IS NULL", observerId);
   }
 
   /** Dead data of every observer whose retention ended at `deadBefore`: removed, with each observer's count. */

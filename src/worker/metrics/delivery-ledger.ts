@@ -65,6 +65,11 @@ export class DeliveryLedger {
     return this.backlog.head(observerId);
   }
 
+  /** An attempt at `chunk` starts; its data are fixed from now on. */
+  startAttempt(chunk: BacklogChunk): void {
+    this.backlog.startAttempt(chunk.seq);
+  }
+
   /**
    * The outcome of an attempt at an observer's backlog head. Returns whether to go on with the next
    * chunk (it was delivered), and whether the observer became disabled.
@@ -94,6 +99,15 @@ export class DeliveryLedger {
     );
     if (dead > 0) this.observers.adjustBacklog(observerId, { pending: -dead, dead });
     return { next: false, disabled: this.scheduleAfterFailure(observerId, attempt, now) };
+  }
+
+  /**
+   * A paused or disabled observer becomes active again. Its waiting data start a new run of the
+   * retry schedule: time spent held does not count towards making them dead.
+   */
+  resume(observerId: string, now: number): void {
+    this.observers.resume(observerId, now);
+    this.backlog.restartSchedule(observerId);
   }
 
   /** Dead data accepted in [since, until] go back to the backlog; returns how many. */

@@ -8,6 +8,6 @@ export function generateSecret(): string {
 }
 
 /** The secret to store for a requested one: "generate" is replaced by a new secret. */
-export function resolveSecret(requested: string | undefined): string | undefined {
+export function resolveSecret<Requested extends string | null | undefined>(requested: Requested): Requested | string {
   return requested === "generate" ? generateSecret() : requested;
 }

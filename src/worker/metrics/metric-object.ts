@@ -19,6 +19,11 @@ export const observerDisabledMetric = "tower.observer.disabled";
 /** How long one alarm keeps delivering an observer's backlog before it yields to the next alarm. */
 const drainTimeMs = 30_000;
 
+export type ObserverChangeResult =
+  | { outcome: "changed"; report: ObserverReport }
+  | { outcome: "unknown-observer" }
+  | { outcome: "headers-not-http" };
+
 export type ObserverRegistrationResult =
   | { outcome: "created" | "existing"; observer: PublicObserver }
   | { outcome: "unknown-metric" }
@@ -151,13 +156,14 @@ export class MetricObject extends DurableObject<Env> {
     return this.attempts.latest(observerId, limit);
   }
 
-  /** Pauses, resumes, re-keys or changes the headers of an observer; null if there is no such observer. */
-  async changeObserver(observerId: string, change: ObserverChange): Promise<ObserverReport | null> {
+  /** Pauses, resumes, re-keys or changes the headers of an observer. */
+  async changeObserver(observerId: string, change: ObserverChange): Promise<ObserverChangeResult> {
     const now = Date.now();
     const found = this.observers.target(observerId, now);
-    if (!found) return null;
+    if (!found) return { outcome: "unknown-observer" };
+    if (change.headers !== undefined && found.target.protocol !== "HTTP") return { outcome: "headers-not-http" };
     this.ctx.storage.transactionSync(() => {
-      if (change.state === "active" && found.ledger.state !== "active") this.observers.resume(observerId, now);
+      if (change.state === "active" && found.ledger.state !== "active") this.ledger.resume(observerId, now);
       this.observers.change(observerId, {
         ...(change.state === "paused" ? { state: "paused" } : {}),
         ...(change.secret === undefined ? {} : { secret: change.secret, rotationEndsAt: this.rotationEndsAt() }),
@@ -165,7 +171,7 @@ export class MetricObject extends DurableObject<Env> {
       });
     });
     await this.scheduleWake();
-    return this.observerReport(observerId);
+    return { outcome: "changed", report: this.observerReport(observerId)! };
   }
 
   /** Puts the observer's dead data accepted within the range back into its backlog; null if there is no such observer. */
@@ -227,6 +233,7 @@ export class MetricObject extends DurableObject<Env> {
       const found = this.observers.target(observerId, Date.now());
       const chunk = this.ledger.head(observerId);
       if (!found || found.ledger.state !== "active" || !chunk) return;
+      this.ctx.storage.transactionSync(() => this.ledger.startAttempt(chunk));
       const delivery: Delivery = {
         metric,
         target: found.target,

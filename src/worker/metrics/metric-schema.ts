@@ -1,12 +1,36 @@
 import { z } from "zod";
+import { settingDefaults } from "../contract/setting-defaults";
+import { metricNameSchema } from "./metric-name";
+
+const maxLength = settingDefaults.MAX_METRIC_NAME_LENGTH;
+
+/**
+ * A metric name as documented: the rule of metricNameSchema, at the default limit. Only its
+ * length has a JSON Schema form; the description states the rest.
+ */
+export const documentedMetricName = metricNameSchema(maxLength).meta({
+  id: "MetricName",
+  description:
+    `1 to MAX_METRIC_NAME_LENGTH (${maxLength} unless configured) characters, counted in code points, ` +
+    'with no control characters, no "/" and no unpaired surrogates. Percent-encoded in a path.',
+});
 
 /** Body of PUT /metrics/:id; the whole body is optional. */
-export const metricDeclarationSchema = z.strictObject({
-  description: z.string().optional(),
-  unit: z.string().optional(),
-});
+export const metricDeclarationSchema = z
+  .strictObject({
+    description: z.string().optional(),
+    unit: z.string().optional(),
+  })
+  .meta({ id: "MetricDeclaration", description: "What a metric is; a field left out is cleared." });
 
 export type MetricDeclaration = z.output<typeof metricDeclarationSchema>;
 
 /** A metric as GET /metrics/:id shows it. */
-export type MetricView = MetricDeclaration & { id: string; observers: number };
+export const metricViewSchema = metricDeclarationSchema
+  .extend({
+    id: documentedMetricName,
+    observers: z.int().min(0).meta({ description: "The number of registered observers." }),
+  })
+  .meta({ id: "Metric", description: "A metric; description and unit appear only when set." });
+
+export type MetricView = z.output<typeof metricViewSchema>;

@@ -7,14 +7,17 @@ import { observerFormats, observerProtocols } from "./observer-kinds";
 function caseInsensitiveEnum<const Value extends string>(values: readonly Value[], what: string) {
   const canonical = new Map(values.map((value) => [value.toLowerCase(), value]));
   const message = `The ${what} must be one of ${values.join(", ")} (in any case).`;
-  return z.string(message).transform((value, ctx): Value => {
-    const match = canonical.get(value.toLowerCase());
-    if (match === undefined) {
-      ctx.issues.push({ code: "custom", message, input: value });
-      return z.NEVER;
-    }
-    return match;
-  });
+  return z
+    .string(message)
+    .meta({ description: `One of ${values.join(", ")}, in any letter case.`, examples: [...values] })
+    .transform((value, ctx): Value => {
+      const match = canonical.get(value.toLowerCase());
+      if (match === undefined) {
+        ctx.issues.push({ code: "custom", message, input: value });
+        return z.NEVER;
+      }
+      return match;
+    });
 }
 
 function parseUrl(text: string): URL | undefined {
@@ -45,28 +48,35 @@ const callbackUrlMessage = "The callbackUrl must be an absolute http or https UR
 const callbackUrlSchema = z
   .string("The callbackUrl must be a string.")
   .max(2_048, "The callbackUrl must be at most 2048 characters long.")
+  .meta({
+    format: "uri",
+    description: "An absolute http or https URL of at most 2048 characters; HTTP observers only.",
+  })
   .transform((value, ctx) => {
-  const url = parseUrl(value);
-  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
-    ctx.issues.push({ code: "custom", message: callbackUrlMessage, input: value });
-    return z.NEVER;
-  }
-  return url.href;
-});
+    const url = parseUrl(value);
+    if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+      ctx.issues.push({ code: "custom", message: callbackUrlMessage, input: value });
+      return z.NEVER;
+    }
+    return url.href;
+  });
 
 const observerHostMessage = "The observerHost must be an IP address or a DNS host name.";
 
 const observerHostSchema = z
   .string("The observerHost must be a string.")
   .max(253, "The observerHost must be at most 253 characters long.")
+  .meta({
+    description: "An IP address (IPv6 with or without brackets) or a DNS host name; TCP and UDP observers only.",
+  })
   .transform((value, ctx) => {
-  const host = canonicalHost(value);
-  if (host === undefined) {
-    ctx.issues.push({ code: "custom", message: observerHostMessage, input: value });
-    return z.NEVER;
-  }
-  return host;
-});
+    const host = canonicalHost(value);
+    if (host === undefined) {
+      ctx.issues.push({ code: "custom", message: observerHostMessage, input: value });
+      return z.NEVER;
+    }
+    return host;
+  });
 
 /** HTTP observers are reached at a callbackUrl, TCP and UDP observers at observerHost:observerPort. */
 const addressFields = ["callbackUrl", "observerHost", "observerPort"] as const;
@@ -82,26 +92,34 @@ function hasValidProtocol(payload: z.core.ParsePayload): boolean {
 
 const portMessage = "The observerPort must be an integer from 1 to 65535.";
 
+export const observerPortSchema = z.int(portMessage).min(1, portMessage).max(65_535, portMessage);
+
 /** A secret of the observer's own, or "generate" for one the service makes (and returns once). */
-const secretSchema = z.union(
-  [
-    z.literal("generate"),
-    z
-      .string("The secret must be a string.")
-      .min(16, 'The secret must be at least 16 characters long (or "generate").')
-      .max(128, "The secret must be at most 128 characters long."),
-  ],
-  { error: 'The secret must be a string of 16 to 128 characters, or "generate".' },
-);
+const secretSchema = z
+  .union(
+    [
+      z.literal("generate"),
+      z
+        .string("The secret must be a string.")
+        .min(16, 'The secret must be at least 16 characters long (or "generate").')
+        .max(128, "The secret must be at most 128 characters long."),
+    ],
+    { error: 'The secret must be a string of 16 to 128 characters, or "generate".' },
+  )
+  .meta({
+    writeOnly: true,
+    description: 'Signs HTTP deliveries (Standard Webhooks); never returned. "generate" makes one, answered once.',
+  });
 
 /** Headers the service sets itself, or that only describe a connection, may not be given. */
-const reservedHeader = /^(host|content-type|content-length|transfer-encoding|connection|keep-alive|te|trailer|upgrade|proxy-.*|webhook-.*|user-agent)$/i;
+const reservedHeader =
+  /^(host|content-type|content-length|transfer-encoding|connection|keep-alive|te|trailer|upgrade|proxy-.*|webhook-.*|user-agent)$/i;
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Visible ASCII and spaces or tabs inside, as a header field value may hold.
 const headerValue = /^[\t\x20-\x7e]*$/;
 
 /** Extra request headers of an HTTP observer's deliveries, e.g. the Authorization its receiver needs. */
-const headersSchema = z
+export const headersSchema = z
   .record(
     z
       .string()
@@ -113,7 +131,11 @@ const headersSchema = z
       .max(8_192, "A header value must be at most 8192 characters long.")
       .regex(headerValue, "A header value may hold visible ASCII characters, spaces and tabs only."),
   )
-  .refine((headers) => Object.keys(headers).length <= 32, "At most 32 headers may be given.");
+  .refine((headers) => Object.keys(headers).length <= 32, "At most 32 headers may be given.")
+  .meta({
+    writeOnly: true,
+    description: "Extra request headers of HTTP deliveries (e.g. Authorization); never returned.",
+  });
 
 /**
  * Body of POST /metrics/:id/observers, parsed into the observer's target: canonical format and
@@ -126,7 +148,7 @@ export const observerRegistrationSchema = z
     protocol: caseInsensitiveEnum(observerProtocols, "protocol").default("HTTP"),
     callbackUrl: callbackUrlSchema.optional(),
     observerHost: observerHostSchema.optional(),
-    observerPort: z.int(portMessage).min(1, portMessage).max(65_535, portMessage).optional(),
+    observerPort: observerPortSchema.optional().meta({ description: "TCP and UDP observers only." }),
     secret: secretSchema.optional(),
     headers: headersSchema.optional(),
   })
@@ -145,7 +167,13 @@ export const observerRegistrationSchema = z
       }
     },
     { when: hasValidProtocol },
-  );
+  )
+  .meta({
+    id: "ObserverRegistration",
+    description:
+      "HTTP observers need a callbackUrl; TCP and UDP observers need an observerHost and observerPort instead. " +
+      "Registering the same format, protocol and address again answers the existing observer.",
+  });
 
 /** What an observer asks to be sent, and where: the parsed registration. */
 export type ObserverRegistration = z.output<typeof observerRegistrationSchema>;
@@ -156,14 +184,24 @@ export type PublicObserver = Omit<ObserverRegistration, "secret" | "headers"> & 
 /** Body of PATCH /metrics/:id/observers/:oid: what to change, at least one thing. */
 export const observerChangeSchema = z
   .strictObject({
-    state: z.enum(["active", "paused"], 'The state must be "active" or "paused".').optional(),
-    secret: secretSchema.optional(),
+    state: z
+      .enum(["active", "paused"], 'The state must be "active" or "paused".')
+      .optional()
+      .meta({ description: "paused holds deliveries in the backlog; active resumes them (also a disabled observer)." }),
+    secret: secretSchema
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'A new secret (the old one keeps signing beside it for a while), "generate", or null to stop signing.',
+      }),
     headers: headersSchema.optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, "Name at least one of state, secret and headers.");
+  .refine((body) => Object.keys(body).length > 0, "Name at least one of state, secret and headers.")
+  .meta({ id: "ObserverChange", description: "What to change in an observer; at least one field." });
 
 /** A PATCH as the metric's object applies it: a generated secret is made before. */
-export type ObserverChange = Omit<z.output<typeof observerChangeSchema>, "secret"> & { secret?: string };
+export type ObserverChange = Omit<z.output<typeof observerChangeSchema>, "secret"> & { secret?: string | null };
 
 export type ObserverReport = PublicObserver & { status: DeliveryStatus };
 
@@ -198,4 +236,8 @@ export const replayRangeSchema = z
   .refine(({ since, until }) => since === undefined || until === undefined || since <= until, {
     message: "The since must not be after the until.",
     path: ["since"],
+  })
+  .meta({
+    id: "ReplayRange",
+    description: "Dead data accepted within this range go back to the backlog; both ends optional.",
   });

@@ -65,8 +65,8 @@ function isoTime(epochMs: number | null): string | null {
 /** The fields a PATCH may change, as stored. */
 export interface ObserverChanges {
   state?: "active" | "paused";
-  /** The new secret; the current one keeps signing beside it until `rotationEndsAt`. */
-  secret?: string;
+  /** The new secret, the current one signing beside it until `rotationEndsAt`; null: no signing. */
+  secret?: string | null;
   rotationEndsAt?: number;
   headers?: Record<string, string>;
 }
@@ -157,7 +157,12 @@ export class ObserverStore {
     if (changes.state !== undefined) {
       this.sql.exec("UPDATE observer SET state = ? WHERE id = ?", changes.state, observerId);
     }
-    if (changes.secret !== undefined) {
+    if (changes.secret === null) {
+      this.sql.exec(
+        "UPDATE observer SET secret = NULL, previous_secret = NULL, previous_secret_until = NULL WHERE id = ?",
+        observerId,
+      );
+    } else if (changes.secret !== undefined) {
       // The secret being replaced keeps signing beside the new one for the rotation's grace period.
       this.sql.exec(
         `UPDATE observer SET previous_secret = secret, previous_secret_until = ?, secret = ?
@@ -276,7 +281,7 @@ export class ObserverStore {
     this.sql.exec("UPDATE observer SET state = 'disabled' WHERE id = ?", observerId);
   }
 
-  /** Back to active: a disabled observer starts a new outage clock; the backlog is tried at once. */
+  /** Back to active: a new outage clock, a new run of the schedule, and the backlog tried at once. */
   resume(observerId: string, now: number): void {
     this.sql.exec(
       `UPDATE observer SET state = 'active', failing_since = NULL, retry_step = 0, next_attempt_at = ?

@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { FieldProblem } from "../../shared/problems";
 import { integrityProblems } from "./integrity";
-import { type LocatedResource, type ModelDocument, type Resource, resourceClasses } from "./schema";
 import { ModelStore, type Referrer } from "./model-store";
+import { type LocatedResource, type ModelDocument, type Resource, resourceClasses } from "./schema";
 
 /** The outcome of a write: on problems (located in the request body) nothing was written. */
 export type ModelWriteResult = { ok: true } | { ok: false; problems: FieldProblem[] };

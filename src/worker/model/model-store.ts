@@ -133,10 +133,7 @@ export class ModelStore {
         requiredComponents: requiredComponents.get(id) ?? [],
       })),
       methods: this.idsAndTypes(classTable.Method),
-      vMs: this.sql
-        .exec<VmRow>(`SELECT ${vmColumns} FROM vms ORDER BY id`)
-        .toArray()
-        .map(vmFields),
+      vMs: this.sql.exec<VmRow>(`SELECT ${vmColumns} FROM vms ORDER BY id`).toArray().map(vmFields),
     };
   }
 

@@ -1,11 +1,19 @@
 import { Hono } from "hono";
+import { describeRoute } from "hono-openapi";
+import { jsonBody } from "../../shared/http/json-body";
+import { ApiError } from "../../shared/problems";
 import type { AppEnv } from "../app";
+import { emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
+import { pathParams } from "../http/path-params";
 import { knowledgeBase, type ModelWriteResult } from "./knowledge-base";
 import type { Referrer } from "./model-store";
-import { ApiError } from "../../shared/problems";
-import { modelUploadSchema, resourceIdParams } from "./schema";
-import { jsonBody } from "../../shared/http/json-body";
-import { pathParams } from "../http/path-params";
+import {
+  documentedModelUpload,
+  modelDocumentSchema,
+  modelUploadSchema,
+  resourceIdParams,
+  resourceSchema,
+} from "./schema";
 
 function assertWritten(result: ModelWriteResult): void {
   if (!result.ok) throw ApiError.validation(result.problems, "The model is not valid; nothing was stored.");
@@ -18,38 +26,106 @@ function stillReferenced(id: string, referrers: readonly Referrer[]): ApiError {
   const named = referrers.slice(0, referrersInDetail).map((referrer) => `${referrer.id} (${referrer.field})`);
   const more = referrers.length - named.length;
   const list = more > 0 ? `${named.join(", ")} and ${more} more` : named.join(", ");
-  return new ApiError("conflict", `"${id}" is still referred to by ${list}; nothing was deleted.`, { problems: referrers.map((referrer) => ({
+  return new ApiError("conflict", `"${id}" is still referred to by ${list}; nothing was deleted.`, {
+    problems: referrers.map((referrer) => ({
       path: "/id",
       message: `${referrer.clazz} ${referrer.id} refers to it in ${referrer.field}.`,
-    })) });
+    })),
+  });
 }
+
+const invalidUpload = problemAnswer(
+  "The body is not JSON, or not a model of either form, or the model it makes is not consistent; nothing was stored.",
+);
+
+const unknownResource = problemAnswer("No element has that id (not-found).");
 
 /** The resource model: GET, PUT (replace) and POST (upsert) /resources, GET and DELETE /resources/:id. */
 export const resourceRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => c.json(await knowledgeBase(c.env).readModel()))
-  .put("/", jsonBody(modelUploadSchema), async (c) => {
-    assertWritten(await knowledgeBase(c.env).replaceModel(c.req.valid("json")));
-    return c.body(null, 204);
-  })
-  .post("/", jsonBody(modelUploadSchema), async (c) => {
-    assertWritten(await knowledgeBase(c.env).upsertResources(c.req.valid("json")));
-    return c.body(null, 204);
-  })
-  .get("/:id", pathParams(resourceIdParams), async (c) => {
-    const { id } = c.req.valid("param");
-    const resource = await knowledgeBase(c.env).readResource(id);
-    if (!resource) throw ApiError.notFound(`No resource has the id "${id}".`);
-    return c.json(resource);
-  })
-  .delete("/:id", pathParams(resourceIdParams), async (c) => {
-    const { id } = c.req.valid("param");
-    const deletion = await knowledgeBase(c.env).deleteResource(id);
-    switch (deletion.outcome) {
-      case "deleted":
-        return c.body(null, 204);
-      case "not-found":
-        throw ApiError.notFound(`No resource has the id "${id}".`);
-      case "referenced":
-        throw stillReferenced(id, deletion.referrers);
-    }
-  });
+  .get(
+    "/",
+    describeRoute({
+      tags: ["Resources"],
+      summary: "The whole model",
+      responses: { 200: jsonAnswer("The model in the grouped form.", modelDocumentSchema) },
+    }),
+    async (c) => c.json(await knowledgeBase(c.env).readModel()),
+  )
+  .put(
+    "/",
+    describeRoute({
+      tags: ["Resources"],
+      summary: "Replace the model",
+      description: "The body becomes the whole model; references are checked against the body alone. Atomic.",
+      responses: { 204: emptyAnswer("Stored."), 400: invalidUpload },
+    }),
+    jsonBody(modelUploadSchema, documentedModelUpload),
+    async (c) => {
+      assertWritten(await knowledgeBase(c.env).replaceModel(c.req.valid("json")));
+      return c.body(null, 204);
+    },
+  )
+  .post(
+    "/",
+    describeRoute({
+      tags: ["Resources"],
+      summary: "Insert or replace elements by id",
+      description:
+        "Elements not named in the body are kept; a stored id may not change class. References are checked " +
+        "against the model as it will be. Atomic.",
+      responses: { 204: emptyAnswer("Stored."), 400: invalidUpload },
+    }),
+    jsonBody(modelUploadSchema, documentedModelUpload),
+    async (c) => {
+      assertWritten(await knowledgeBase(c.env).upsertResources(c.req.valid("json")));
+      return c.body(null, 204);
+    },
+  )
+  .get(
+    "/:id",
+    describeRoute({
+      tags: ["Resources"],
+      summary: "One element",
+      responses: {
+        200: jsonAnswer("The element and its class.", resourceSchema),
+        400: problemAnswer("The path names something that cannot exist (validation-failed)."),
+        404: unknownResource,
+      },
+    }),
+    pathParams(resourceIdParams),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const resource = await knowledgeBase(c.env).readResource(id);
+      if (!resource) throw ApiError.notFound(`No resource has the id "${id}".`);
+      return c.json(resource);
+    },
+  )
+  .delete(
+    "/:id",
+    describeRoute({
+      tags: ["Resources"],
+      summary: "Remove one element",
+      description: "Deleting an InternalComponent also removes its own relationship lists.",
+      responses: {
+        204: emptyAnswer("Removed."),
+        400: problemAnswer("The path names something that cannot exist (validation-failed)."),
+        404: unknownResource,
+        409: problemAnswer(
+          "Other elements still refer to it; errors names each referrer. Nothing was deleted (conflict).",
+        ),
+      },
+    }),
+    pathParams(resourceIdParams),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const deletion = await knowledgeBase(c.env).deleteResource(id);
+      switch (deletion.outcome) {
+        case "deleted":
+          return c.body(null, 204);
+        case "not-found":
+          throw ApiError.notFound(`No resource has the id "${id}".`);
+        case "referenced":
+          throw stillReferenced(id, deletion.referrers);
+      }
+    },
+  );

@@ -35,12 +35,14 @@ function nonEmptyString(description: string) {
 
 const resourceId = nonEmptyString("a non-empty string");
 const resourceType = nonEmptyString("a non-empty string");
-const reference = (target: ResourceClass) => nonEmptyString(`the id of ${withArticle(target)}`);
+const reference = (target: ResourceClass) =>
+  nonEmptyString(`the id of ${withArticle(target)}`).meta({ description: `The id of ${withArticle(target)}.` });
 
 /** A relationship: ids of `target` elements, each listed once. */
 function references(target: ResourceClass) {
   return z
     .array(reference(target), { error: expected(`an array of ${target} ids`) })
+    .meta({ uniqueItems: true })
     .superRefine((ids, ctx) => {
       const firstIndex = new Map<string, number>();
       ids.forEach((id, index) => {
@@ -82,18 +84,23 @@ function closedObject<S extends z.ZodRawShape>(
   description: string,
   explainUnknownKey: (key: string) => string,
 ) {
-  return z
-    .looseObject(shape, { error: expected(description) })
-    .superRefine(
-      (value, ctx) => {
-        for (const key of Object.keys(value)) {
-          if (Object.hasOwn(shape, key)) continue;
-          ctx.addIssue({ code: "custom", path: [key], message: explainUnknownKey(key) });
-        }
-      },
-      { when: (payload) => isJsonObject(payload.value) },
-    )
-    .transform((value) => value as z.output<z.ZodObject<S>>); // every key outside `shape` was rejected above
+  return (
+    z
+      .looseObject(shape, { error: expected(description) })
+      // Loose so that the check below can explain each unknown key; to a client the object is closed.
+      .meta({ additionalProperties: false })
+      .superRefine(
+        (value, ctx) => {
+          for (const key of Object.keys(value)) {
+            if (Object.hasOwn(shape, key)) continue;
+            ctx.addIssue({ code: "custom", path: [key], message: explainUnknownKey(key) });
+          }
+        },
+        { when: (payload) => isJsonObject(payload.value) },
+      )
+      // Every key outside `shape` was rejected above.
+      .transform((value) => value as z.output<z.ZodObject<S>>)
+  );
 }
 
 function elementDescription(clazz: ResourceClass): string {
@@ -136,8 +143,27 @@ export type ResourceOf<C extends ResourceClass> = Extract<Resource, { clazz: C }
 /** An element as the grouped form holds it: the array names its class. */
 export type ResourceFields<C extends ResourceClass> = Omit<ResourceOf<C>, "clazz">;
 
-/** The model in the grouped form, as GET /resources returns it. */
-export type ModelDocument = { [C in ResourceClass as (typeof groupOfClass)[C]]: ResourceFields<C>[] };
+/** The model in the grouped form, as GET /resources returns it: every array present, sorted by id. */
+export const modelDocumentSchema = z
+  .strictObject({
+    cloudProviders: z.array(z.strictObject(resourceFields.CloudProvider)),
+    internalComponents: z.array(z.strictObject(resourceFields.InternalComponent)),
+    methods: z.array(z.strictObject(resourceFields.Method)),
+    vMs: z.array(z.strictObject(resourceFields.VM)),
+  } satisfies Record<(typeof groupOfClass)[ResourceClass], z.ZodType>)
+  .meta({ id: "Model", description: "The whole model in the grouped form; each array sorted by id." });
+
+export type ModelDocument = z.output<typeof modelDocumentSchema>;
+
+/** One element with its class, as GET /resources/:id returns it. */
+export const resourceSchema = z
+  .discriminatedUnion("clazz", [
+    z.strictObject({ clazz: z.literal("CloudProvider"), ...resourceFields.CloudProvider }),
+    z.strictObject({ clazz: z.literal("InternalComponent"), ...resourceFields.InternalComponent }),
+    z.strictObject({ clazz: z.literal("Method"), ...resourceFields.Method }),
+    z.strictObject({ clazz: z.literal("VM"), ...resourceFields.VM }),
+  ])
+  .meta({ id: "Resource", description: "An element of the model and its class." }) satisfies z.ZodType<Resource>;
 
 /** A resource of a request body and the JSON pointer of the element it came from. */
 export interface LocatedResource {
@@ -224,5 +250,18 @@ function prototypeKeyPaths(value: unknown, path: PropertyKey[] = []): PropertyKe
   return found;
 }
 
+/**
+ * The body as documented: the two forms this schema tells apart, each as the schema that judges
+ * it (a flat element by the class it names).
+ */
+export const documentedModelUpload = z.union([groupedModelSchema, z.array(resourceOfItsClass)]).meta({
+  id: "ModelUpload",
+  description:
+    "The model in the grouped form (an object of up to four arrays) or the flat form (an array of elements " +
+    "that name their clazz). References must name elements of the right class in the resulting model.",
+});
+
 /** The path parameter of /resources/:id. */
-export const resourceIdParams = z.object({ id: resourceId });
+export const resourceIdParams = z.object({
+  id: resourceId.meta({ description: "The element's id, unique across the model; percent-encoded." }),
+});

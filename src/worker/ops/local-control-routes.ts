@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../app";
 import { ApiError } from "../../shared/problems";
+import type { AppEnv } from "../app";
 import { drainProgress, startDraining } from "./drain";
 
 const encoder = new TextEncoder();

@@ -1,6 +1,17 @@
 import { Hono } from "hono";
+import { describeRoute } from "hono-openapi";
 import type { AppEnv } from "../app";
+import { jsonAnswer } from "../contract/answers";
 import { usage } from "./usage";
+import { usageSchema } from "./usage-schema";
 
 /** This isolate's platform operations since it started (see usage.ts). */
-export const usageRoutes = new Hono<AppEnv>().get("/", (c) => c.json(usage));
+export const usageRoutes = new Hono<AppEnv>().get(
+  "/",
+  describeRoute({
+    tags: ["Operations"],
+    summary: "Platform operations counted by the answering instance",
+    responses: { 200: jsonAnswer("The counts since this instance started.", usageSchema) },
+  }),
+  (c) => c.json(usage),
+);

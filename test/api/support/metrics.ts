@@ -1,9 +1,10 @@
+import type { InferRequestType } from "hono/client";
 import { expect } from "vitest";
-import { request, sendJson } from "./http";
+import { type api, clientAt, idParam } from "./client";
 
 /** Declares a metric that must be new (201). */
 export async function declareMetric(name: string, prefix = ""): Promise<void> {
-  const response = await request("PUT", metricPath(name, prefix));
+  const response = await clientAt(prefix).metrics[":id"].$put({ param: idParam(name) });
   expect(response.status).toBe(201);
 }
 
@@ -15,16 +16,18 @@ export function observersPath(metric: string, prefix = ""): string {
   return `${metricPath(metric, prefix)}/observers`;
 }
 
+type Registration = InferRequestType<(typeof api.metrics)[":id"]["observers"]["$post"]>["json"];
+
 /** Registers an observer that must be new (201); returns the response body. */
-export async function addObserver(metric: string, body: unknown, prefix = ""): Promise<Record<string, unknown>> {
-  const response = await sendJson("POST", observersPath(metric, prefix), body);
-  const created = await response.json<Record<string, unknown>>();
+export async function addObserver(metric: string, body: Registration, prefix = "") {
+  const response = await clientAt(prefix).metrics[":id"].observers.$post({ param: idParam(metric), json: body });
+  const created = await response.json();
   expect(response.status, JSON.stringify(created)).toBe(201);
   return created;
 }
 
-export async function listObservers(metric: string, prefix = ""): Promise<unknown> {
-  const response = await request("GET", observersPath(metric, prefix));
+export async function listObservers(metric: string, prefix = "") {
+  const response = await clientAt(prefix).metrics[":id"].observers.$get({ param: idParam(metric) });
   expect(response.status).toBe(200);
   return response.json();
 }

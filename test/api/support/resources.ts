@@ -1,9 +1,10 @@
 import { expect } from "vitest";
 import type { FieldProblem } from "../../../src/shared/problems";
-import { expectProblem, request, sendJson, validationProblem } from "./http";
+import { clientAt } from "./client";
+import { expectProblem, sendJson, validationProblem } from "./http";
 
-export async function readModel(prefix = ""): Promise<unknown> {
-  const response = await request("GET", `${prefix}/resources`);
+export async function readModel(prefix = "") {
+  const response = await clientAt(prefix).resources.$get();
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
   return response.json();
@@ -11,7 +12,8 @@ export async function readModel(prefix = ""): Promise<unknown> {
 
 /** Uploads a model that must be accepted (204, empty body). */
 export async function upload(method: "PUT" | "POST", body: unknown, prefix = ""): Promise<void> {
-  const response = await sendJson(method, `${prefix}/resources`, body);
+  const resources = clientAt(prefix).resources;
+  const response = await (method === "PUT" ? resources.$put({ json: body }) : resources.$post({ json: body }));
   expect({ status: response.status, body: await response.text() }).toEqual({ status: 204, body: "" });
 }
 

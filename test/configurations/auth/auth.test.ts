@@ -65,6 +65,45 @@ describe("the health check", () => {
   });
 });
 
+describe("the API's description", () => {
+  it.each(["/openapi.json", "/v1/openapi.json", "/docs", "/v1/docs", "/_docs/scalar.js"])(
+    "is open at %s, with no token, a wrong one or an ingest token",
+    async (path) => {
+      for (const options of [{}, { token: "wrong" }, { token: tokens.ingest }]) {
+        const response = await call("GET", path, options);
+        expect(response.status).toBe(200);
+        await response.body?.cancel();
+      }
+    },
+  );
+
+  it("states each route's access as the service enforces it", async () => {
+    type Operation = { security: { bearer: string[] }[] };
+    const document = await (await call("GET", "/openapi.json")).json<{
+      paths: Record<string, Record<string, Operation>>;
+    }>();
+    const access = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([key]) => key !== "servers")
+        .map(([method, operation]) => ({
+          operation: `${method.toUpperCase()} ${path}`,
+          roles: operation.security.flatMap(({ bearer }) => bearer).toSorted(),
+        })),
+    );
+    const open = ["GET /healthz", "GET /openapi.json", "GET /docs", "GET /_docs/{file}"];
+    const intake = ["POST /monitoringdata", "POST /results"];
+    expect(access.map(({ operation }) => operation)).toEqual(expect.arrayContaining([...open, ...intake]));
+    for (const { operation, roles } of access) {
+      const expected = open.includes(operation) ? [] : intake.includes(operation) ? ["admin", "ingest"] : ["admin"];
+      expect(roles, operation).toEqual(expected);
+    }
+  });
+
+  it("keeps the page's scripts at the root only: under /v1 they need a token like any unknown path", async () => {
+    await expectRefused(await call("GET", "/v1/_docs/scalar.js"), 401, missingToken, challenges.missing);
+  });
+});
+
 describe("without a bearer token", () => {
   it.each(everyAdminRoute)("refuses $method $path with 401", async ({ method, path, body }) => {
     await expectRefused(await call(method, path, { body }), 401, missingToken, challenges.missing);

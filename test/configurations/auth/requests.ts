@@ -1,4 +1,4 @@
-import { exports } from "cloudflare:workers";
+import { workerFetch } from "../../api/support/checked-fetch";
 
 /** The tokens the worker-auth project configures (vitest.config.ts). */
 export const tokens = { admin: "admin-1", secondAdmin: "admin-2", ingest: "ingest-1" } as const;
@@ -12,11 +12,12 @@ export interface CallOptions {
   body?: unknown;
 }
 
+/** A request to the Worker; its answer is checked against the OpenAPI document. */
 export function call(method: string, path: string, options: CallOptions = {}): Promise<Response> {
   const headers = new Headers();
   const authorization = options.authorization ?? (options.token === undefined ? undefined : `Bearer ${options.token}`);
   if (authorization !== undefined) headers.set("authorization", authorization);
   if (options.body !== undefined) headers.set("content-type", "application/json");
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  return exports.default.fetch(`http://service${path}`, { method, headers, body });
+  return workerFetch(`http://service${path}`, { method, headers, body });
 }

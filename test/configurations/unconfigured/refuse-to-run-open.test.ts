@@ -1,9 +1,10 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import packageJson from "../../../package.json";
-import { knowledgeBase } from "../../../src/worker/model/knowledge-base";
 import { metricCatalogStub } from "../../../src/worker/metrics/metric-catalog";
+import { knowledgeBase } from "../../../src/worker/model/knowledge-base";
 import { rdfJsonBody } from "../../../tools/testing/monitoring-data";
+import { request, sendJson } from "../../api/support/http";
 
 const notConfigured = {
   type: "urn:tower-edge:problem:not-configured",
@@ -31,8 +32,7 @@ describe("a service with neither tokens nor AUTH_DISABLED", () => {
     for (const authorization of [undefined, "Bearer some-token"]) {
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (authorization) headers.authorization = authorization;
-      const response = await exports.default.fetch(`http://service${path}`, {
-        method,
+      const response = await request(method, path, {
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
       });
@@ -43,22 +43,23 @@ describe("a service with neither tokens nor AUTH_DISABLED", () => {
   });
 
   it.each(["/healthz", "/v1/healthz"])("still answers the health check at %s", async (path) => {
-    const response = await exports.default.fetch(`http://service${path}`);
+    const response = await request("GET", path);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok", version: packageJson.version });
   });
 
+  it.each(["/openapi.json", "/v1/openapi.json", "/docs", "/v1/docs", "/_docs/scalar.js"])(
+    "still answers the API's description at %s",
+    async (path) => {
+      const response = await request("GET", path);
+      expect(response.status).toBe(200);
+      await response.body?.cancel();
+    },
+  );
+
   it("stores and registers nothing it was sent", async () => {
-    const upload = await exports.default.fetch("http://service/resources", {
-      method: "PUT",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ cloudProviders: [{ id: "amazon", type: "IaaS" }] }),
-    });
-    const intake = await exports.default.fetch("http://service/monitoringdata", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(monitoringData),
-    });
+    const upload = await sendJson("PUT", "/resources", { cloudProviders: [{ id: "amazon", type: "IaaS" }] });
+    const intake = await sendJson("POST", "/monitoringdata", monitoringData);
     expect([upload.status, intake.status]).toEqual([503, 503]);
     expect(await knowledgeBase(env).readModel()).toEqual({
       cloudProviders: [],

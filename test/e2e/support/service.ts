@@ -1,8 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startWorkerProcess } from "../../../tools/start/worker-process.ts";
-import { freePort } from "../../../tools/testing/free-port.ts";
+import { startLocalWorker } from "../../../tools/start/local-worker.ts";
 
 /** Vars of a local test run: open, private destinations allowed, quick retries. */
 export const testVars = {
@@ -21,15 +20,18 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** The Worker under `wrangler dev` with a fresh on-disk state that is removed on stop. */
+/**
+ * The Worker as `npm start` runs it (Miniflare driving workerd, state on disk) with a fresh state
+ * directory that is removed on stop. SHOW_WORKER=1 shows its request log and console output.
+ */
 export async function startService(vars: Record<string, string> = {}): Promise<Service> {
-  const persistTo = await mkdtemp(join(tmpdir(), "tower-edge-"));
-  const start = async () =>
-    startWorkerProcess({
-      port: await freePort(),
-      persistTo,
-      vars: { ...testVars, ...vars },
-      stdio: process.env.SHOW_WRANGLER ? "inherit" : "ignore",
+  const stateDir = await mkdtemp(join(tmpdir(), "tower-edge-"));
+  const start = () =>
+    startLocalWorker({
+      port: 0,
+      stateDir,
+      bindings: { ...testVars, ...vars },
+      verbose: Boolean(process.env.SHOW_WORKER),
     });
   let worker = await start();
   return {
@@ -37,7 +39,7 @@ export async function startService(vars: Record<string, string> = {}): Promise<S
       return worker.url;
     },
     async restart() {
-      await worker.stop();
+      await worker.dispose();
       worker = await start();
     },
     async call(method, path, body) {
@@ -49,14 +51,17 @@ export async function startService(vars: Record<string, string> = {}): Promise<S
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     },
     async stop() {
-      await worker.stop();
-      await rm(persistTo, { recursive: true, force: true });
+      await worker.dispose();
+      await rm(stateDir, { recursive: true, force: true });
     },
   };
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 30_000): Promise<Exclude<T, false | undefined>> {
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  timeoutMs = 30_000,
+): Promise<Exclude<T, false | undefined>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -1,3 +1,4 @@
+import { getOrCreate } from "../../../shared/get-or-create";
 import type { Datum } from "../../intake/datum";
 import type { ObserverFormat } from "../../metrics/observer-kinds";
 import { graphiteSerializer } from "./graphite";
@@ -5,7 +6,6 @@ import { influxDbSerializer } from "./influxdb";
 import { rdfJsonSerializer } from "./rdf-json";
 import type { Serializer } from "./serializer";
 import { towerJsonSerializer } from "./tower-json";
-import { getOrCreate } from "../../../shared/get-or-create";
 
 /** Caches a function of a data array for as long as the array lives. */
 function perDataArray(compute: (data: readonly Datum[]) => string[]) {

@@ -9,7 +9,11 @@ import { deliverViaRelay } from "./relay-client";
  */
 const simultaneousHttpDeliveries = 6;
 
-async function deliverAllOverHttp(deliveries: Delivery[], timeoutMs: number, budget?: AbortSignal): Promise<DeliveryResult[]> {
+async function deliverAllOverHttp(
+  deliveries: Delivery[],
+  timeoutMs: number,
+  budget?: AbortSignal,
+): Promise<DeliveryResult[]> {
   const results: DeliveryResult[] = new Array(deliveries.length);
   let next = 0;
   const worker = async () => {

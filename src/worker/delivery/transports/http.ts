@@ -7,7 +7,8 @@ import { signWebhook } from "./webhook-signature";
 
 /** Why a request ended without an answer: the batch's budget ran out first, or the observer never answered. */
 function describeFailure(error: unknown, timeoutMs: number, budget: AbortSignal | undefined): Partial<DeliveryResult> {
-  if (budget?.aborted) return { deferred: true, error: "not answered within the batch's budget; continued from the backlog" };
+  if (budget?.aborted)
+    return { deferred: true, error: "not answered within the batch's budget; continued from the backlog" };
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return { error: `no answer within ${timeoutMs} ms` };
   }
@@ -46,7 +47,9 @@ async function post(
     const httpStatus = response.status;
     if (httpStatus >= 200 && httpStatus < 300) return { ok: true, httpStatus };
     const waitSeconds =
-      httpStatus === 429 || httpStatus === 503 ? retryAfterSeconds(response.headers.get("retry-after"), Date.now()) : undefined;
+      httpStatus === 429 || httpStatus === 503
+        ? retryAfterSeconds(response.headers.get("retry-after"), Date.now())
+        : undefined;
     return {
       ok: false,
       httpStatus,
@@ -63,7 +66,11 @@ async function post(
  * POSTs the delivery's payload(s) to the observer's callbackUrl; it succeeds only if every POST got
  * a 2xx. `budget`, when given, ends a request that is still under way when the batch must move on.
  */
-export async function deliverOverHttp(delivery: Delivery, timeoutMs: number, budget?: AbortSignal): Promise<DeliveryResult> {
+export async function deliverOverHttp(
+  delivery: Delivery,
+  timeoutMs: number,
+  budget?: AbortSignal,
+): Promise<DeliveryResult> {
   const started = Date.now();
   const serializer = serializerFor(delivery.target.format);
   let last: Omit<DeliveryResult, "delivery" | "latencyMs"> = { ok: true };

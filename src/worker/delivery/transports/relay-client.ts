@@ -67,7 +67,11 @@ async function postToRelay(
     if (!result) return answer(delivery, { ok: false, error: "relay did not report this delivery" });
     if (result.ok) return answer(delivery, { ok: true });
     if (result.pending) {
-      return answer(delivery, { ok: false, deferred: true, error: "not done within the batch's budget; continued from the backlog" });
+      return answer(delivery, {
+        ok: false,
+        deferred: true,
+        error: "not done within the batch's budget; continued from the backlog",
+      });
     }
     return answer(delivery, { ok: false, error: `relay: ${result.error ?? "failed"}` });
   });
@@ -78,9 +82,18 @@ async function postToRelay(
  * few MiB. Without a configured relay they fail, and so wait in the backlog until one is
  * configured. With `budgetMs`, the relay answers by then whatever is done.
  */
-export async function deliverViaRelay(deliveries: Delivery[], config: Config, budgetMs?: number): Promise<DeliveryResult[]> {
+export async function deliverViaRelay(
+  deliveries: Delivery[],
+  config: Config,
+  budgetMs?: number,
+): Promise<DeliveryResult[]> {
   if (config.RELAY_URL === "") {
-    return deliveries.map((delivery) => ({ delivery, ok: false, error: "no relay configured (RELAY_URL)", latencyMs: 0 }));
+    return deliveries.map((delivery) => ({
+      delivery,
+      ok: false,
+      error: "no relay configured (RELAY_URL)",
+      latencyMs: 0,
+    }));
   }
   const results: DeliveryResult[] = [];
   const pending: { delivery: Delivery; request: RelayDelivery }[] = [];

@@ -1,0 +1,47 @@
+import { Hono, type Schema } from "hono";
+import { describeRoute } from "hono-openapi";
+import { z } from "zod";
+import type { AppEnv } from "../app";
+import { answered, jsonAnswer } from "./answers";
+import { docsPage } from "./docs-page";
+import { openApiDocument } from "./document";
+
+const openApiDocumentSchema = z
+  .looseObject({
+    openapi: z.string().regex(/^3\.1\./),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.looseObject({})),
+  })
+  .meta({ id: "OpenApiDocument", description: "An OpenAPI 3.1 document." });
+
+/** GET /openapi.json and GET /docs: the document of `api`, which holds these routes too, and its page. */
+export function contractRoutes(api: Hono<AppEnv, Schema, string>) {
+  // The routes do not change while an isolate runs, so the document is built once. The document
+  // is kept, not the promise of it, which would be settled in another request's context. Typed
+  // loosely: its full type would become the typed client's, too large for the Worker's declarations
+  // (tools/testing/tsconfig.worker-types.json).
+  let document: Record<string, unknown> | undefined;
+  return new Hono<AppEnv>()
+    .get(
+      "/openapi.json",
+      describeRoute({
+        tags: ["API description"],
+        summary: "The API's OpenAPI document",
+        responses: { 200: jsonAnswer("This document.", openApiDocumentSchema) },
+      }),
+      async (c) => {
+        document ??= await openApiDocument(api);
+        return c.json(document);
+      },
+    )
+    .get(
+      "/docs",
+      describeRoute({
+        tags: ["API description"],
+        summary: "The API reference page",
+        description: "A page for people, rendered from /openapi.json by scripts the service serves itself.",
+        responses: { 200: { description: "The page.", content: { "text/html": { schema: answered(z.string()) } } } },
+      }),
+      (c) => c.html(docsPage),
+    );
+}

@@ -1,0 +1,52 @@
+import { setTimeout as sleep } from "node:timers/promises";
+
+/** The Worker's answer on /_local/drain. */
+interface DrainState {
+  draining: boolean;
+  intakeMessagesInFlight: number;
+  batchesInFlight: number;
+}
+
+export interface DrainOptions {
+  timeoutMs: number;
+  pollIntervalMs: number;
+  /** Where progress and problems are told. */
+  log: (line: string) => void;
+}
+
+const inFlight = (state: DrainState) => state.intakeMessagesInFlight + state.batchesInFlight;
+
+const describe = (state: DrainState) =>
+  `${state.intakeMessagesInFlight} intake messages and ${state.batchesInFlight} delivery batches in flight`;
+
+/**
+ * Before the launcher stops the Worker: asks it to stop taking data (intake answers 503 from then
+ * on) and waits until what it accepted has reached the observers or the durable backlog, or until
+ * `timeoutMs` has passed. The route is the Worker's local control API, guarded by the token the
+ * launcher gave it as LOCAL_CONTROL_TOKEN; a Worker without it (404) has nothing to wait for.
+ * Never throws: stopping goes on whatever the Worker answers.
+ */
+export async function drainWorker(url: string, token: string, options: DrainOptions): Promise<void> {
+  const call = async (method: "GET" | "POST") => {
+    const response = await fetch(`${url}/_local/drain`, { method, headers: { "x-local-control-token": token } });
+    if (response.status === 404) return undefined;
+    if (!response.ok) throw new Error(`${method} /_local/drain answered ${response.status}`);
+    return (await response.json()) as DrainState;
+  };
+  try {
+    const deadline = Date.now() + options.timeoutMs;
+    let state = await call("POST");
+    if (state === undefined) return;
+    if (inFlight(state) > 0) options.log(`launcher: draining the Worker: ${describe(state)}`);
+    while (state !== undefined && inFlight(state) > 0) {
+      if (Date.now() >= deadline) {
+        options.log(`launcher: stopping the Worker after ${options.timeoutMs} ms of draining with ${describe(state)}`);
+        return;
+      }
+      await sleep(options.pollIntervalMs);
+      state = await call("GET");
+    }
+  } catch (error) {
+    options.log(`launcher: could not drain the Worker: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { readRelayConfig } from "../../src/relay/config.ts";
+import { integerSetting, readSettings, SettingsError } from "../../src/shared/settings.ts";
+import { readDevVars } from "./dev-vars.ts";
+import { localBindings } from "./local-bindings.ts";
+import { assertPortsFree, PortInUseError } from "./port-check.ts";
+import { stateDirectory } from "./project.ts";
+import { type RelayChild, startRelayChild } from "./relay-child.ts";
+
+const launcherSettings = z.object({ PORT: integerSetting(1, 65_535, 8787) });
+
+export const randomToken = () => randomBytes(24).toString("base64url");
+
+/** Where and how the Worker runs under a launcher. */
+export interface WorkerSettings {
+  /** Its port on 127.0.0.1. */
+  port: number;
+  stateDir: string;
+  /** Its vars and secrets (local-bindings.ts). */
+  bindings: Record<string, string>;
+}
+
+/**
+ * What `npm start` and `npm run dev` share: reads the settings, checks that both ports are free,
+ * starts the relay child, then the Worker with `startWorker`. Nothing is started when a setting is
+ * bad or a port is taken, and the relay is stopped again when the Worker fails to start.
+ */
+export async function launch<W>(
+  env: NodeJS.ProcessEnv,
+  startWorker: (settings: WorkerSettings) => Promise<W>,
+): Promise<{ relay: RelayChild; worker: W }> {
+  const { PORT: port } = readSettings(launcherSettings, env, "launcher");
+  const devVars = readDevVars();
+  if (Object.keys(devVars).length > 0)
+    console.log(`launcher: settings from .dev.vars: ${Object.keys(devVars).join(", ")}`);
+  // The relay accepts the token the Worker will send, wherever that comes from.
+  const relayToken = devVars.RELAY_TOKEN || env.RELAY_TOKEN || randomToken();
+  const relayEnv = { RELAY_ALLOW_PRIVATE: "true", ...env, RELAY_TOKEN: relayToken };
+  const relayConfig = readRelayConfig(relayEnv);
+  await assertPortsFree([
+    { what: "the Worker", host: "127.0.0.1", port },
+    { what: "the relay", host: relayConfig.host, port: relayConfig.port },
+  ]);
+  const relay = await startRelayChild(relayEnv, relayConfig);
+  const bindings = localBindings({ env, devVars, relayUrl: relay.url, relayToken });
+  try {
+    return { relay, worker: await startWorker({ port, stateDir: stateDirectory(env), bindings }) };
+  } catch (error) {
+    await relay.stop();
+    throw error;
+  }
+}
+
+/** Runs a launcher; a bad setting or a taken port is told in its own words, and ends it with code 1. */
+export function runLauncher(main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    console.error(error instanceof SettingsError || error instanceof PortInUseError ? error.message : error);
+    process.exit(1);
+  });
+}

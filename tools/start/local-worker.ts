@@ -1,0 +1,87 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { Log, LogLevel, Miniflare, NoOpLog } from "miniflare";
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
+import { newBundleDirectory } from "./bundle-directory.ts";
+import { runCustomBuild } from "./custom-build.ts";
+import { bindWorkerdToParent } from "./parent-death.ts";
+import { wranglerConfigPath } from "./project.ts";
+import { bundleWorker } from "./worker-bundle.ts";
+
+export interface LocalWorkerOptions {
+  /** 0 lets the system choose a free port. */
+  port: number;
+  /** The directory `wrangler dev --persist-to` would take; Durable Objects and queues live under its v3/. */
+  stateDir: string;
+  /** Vars and secrets, on top of wrangler.toml's. */
+  bindings: Record<string, string>;
+  /** Show Miniflare's request log and the Worker's console output (tests keep them quiet). */
+  verbose: boolean;
+}
+
+export interface LocalWorker {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** Stops workerd; the state stays on disk. */
+  dispose(): Promise<void>;
+}
+
+/** workerd's output must still be read, or it blocks once the pipe is full. */
+const discardOutput = (stdout: Readable, stderr: Readable) => {
+  stdout.resume();
+  stderr.resume();
+};
+
+/**
+ * The Worker of wrangler.toml in workerd, driven by Miniflare from this process with the options
+ * wrangler itself derives from the configuration (bindings, Durable Objects, queues, static
+ * assets), and nothing between the client and the Worker. Resolves once workerd listens; rejects
+ * if it cannot, for instance because the port is taken.
+ */
+export async function startLocalWorker(options: LocalWorkerOptions): Promise<LocalWorker> {
+  bindWorkerdToParent();
+  const config = unstable_readConfig({ config: wranglerConfigPath });
+  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(config);
+  if (main === undefined) throw new Error(`${wranglerConfigPath} names no main module`);
+  await runCustomBuild(config, options.verbose);
+  const outdir = await newBundleDirectory();
+  const removeBundle = () => rm(outdir, { recursive: true, force: true });
+  let miniflare: Miniflare | undefined;
+  try {
+    const entry = await bundleWorker(config, main, outdir);
+    miniflare = new Miniflare({
+      host: "127.0.0.1",
+      port: options.port,
+      // The layout of `wrangler dev --persist-to <stateDir>`, so that both read the same data.
+      defaultPersistRoot: join(options.stateDir, "v3"),
+      // The Worker reads nothing from request.cf; no download of it from Cloudflare at each start.
+      cf: false,
+      log: options.verbose ? new Log(LogLevel.INFO) : new NoOpLog(),
+      ...(options.verbose ? {} : { handleRuntimeStdio: discardOutput }),
+      workers: [
+        {
+          ...workerOptions,
+          // Durable Object storage is keyed by the Worker's name, as under wrangler dev.
+          name: config.name,
+          modulesRoot: outdir,
+          modules: [{ type: "ESModule", path: entry }],
+          bindings: { ...workerOptions.bindings, ...options.bindings },
+        },
+      ],
+    });
+    const url = (await miniflare.ready).origin;
+    const running = miniflare;
+    return {
+      url,
+      async dispose() {
+        await running.dispose();
+        await removeBundle();
+      },
+    };
+  } catch (error) {
+    await miniflare?.dispose();
+    await removeBundle();
+    throw error;
+  }
+}
