@@ -44,16 +44,16 @@ export class DeliveryDispatcher {
       const timer = setTimeout(() => {
         resolve(deliveries.map((delivery, index) => settled[index] ?? { id: delivery.id, ok: false, pending: true }));
       }, deadlineMs);
-      results.forEach((result, index) =>
-        result.then((value) => {
+      for (const [index, result] of results.entries()) {
+        void result.then((value) => {
           settled[index] = value;
           remaining -= 1;
           if (remaining === 0) {
             clearTimeout(timer);
             resolve(settled as RelayResult[]);
           }
-        }),
-      );
+        });
+      }
     });
   }
 

@@ -42,6 +42,7 @@ describe("/_local/drain", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       draining: false,
+      intakeRequestsInFlight: 0,
       intakeMessagesInFlight: expect.any(Number),
       batchesInFlight: 0,
     });

@@ -1,6 +1,6 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AttemptReport } from "../../src/worker/delivery/vocabulary";
 import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/http";
 import {
@@ -11,6 +11,7 @@ import {
   observersPath,
   unknownObserverProblem,
 } from "./support/metrics";
+import { verifiesSignature } from "./support/webhooks";
 
 const detail = "The request has problems; see errors.";
 
@@ -106,6 +107,93 @@ describe("PATCH /metrics/:id/observers/:oid", () => {
     const shown = await (await request("GET", path)).text();
     expect(shown).not.toContain(String(generated.secret));
     expect(shown).not.toContain("my-own-secret");
+  });
+});
+
+describe("PATCH /metrics/:id/observers/:oid and the deliveries", () => {
+  beforeEach(() => {
+    // Far ahead of the real clock: an alarm runs only when the test runs it.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.UTC(2031, 0, 1));
+  });
+
+  /** The headers and body the observer's receiver is sent of data held for it, once its metric's object delivers them. */
+  async function delivered(metric: string, observerId: string) {
+    const fetch = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 204 }));
+    const stub = env.METRIC.getByName(metric);
+    await stub.recordBatch({
+      attempts: [],
+      owed: [{ rows: [["d1", 1, 1, "vm1"]], observers: [{ id: observerId, attempts: 0 }] }],
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const [, init] = fetch.mock.calls[0]!;
+    fetch.mockRestore();
+    return { headers: init?.headers as Record<string, string>, body: String(init?.body) };
+  }
+
+  it("stops signing the deliveries for a secret of null; they keep their webhook-id", async () => {
+    const metric = "patch-unsigned";
+    await declareMetric(metric);
+    const observer = await addObserver(metric, {
+      callbackUrl: "http://patch-unsigned.example/",
+      secret: "an-own-secret-0123456789",
+    });
+    const path = `${observersPath(metric)}/${observer.id}`;
+    expect((await delivered(metric, String(observer.id))).headers).toHaveProperty("webhook-signature");
+    expect((await sendJson("PATCH", path, { secret: "another-own-secret-0123456789" })).status).toBe(200);
+
+    const removed = await sendJson("PATCH", path, { secret: null });
+    expect(removed.status).toBe(200);
+    expect(await readJson(removed)).toEqual({ ...observer, status: expect.objectContaining({ delivered: 1 }) });
+
+    const { headers } = await delivered(metric, String(observer.id));
+    expect(headers["webhook-id"]).toMatch(/^msg_[0-9a-f-]{36}$/);
+    expect(headers).not.toHaveProperty("webhook-signature");
+    expect(headers).not.toHaveProperty("webhook-timestamp");
+  });
+
+  it("signs the deliveries with a generated secret, shown in the PATCH that asked for it only", async () => {
+    const { observer, path } = await observed("patch-generated");
+    const changed = await readJson(await sendJson("PATCH", path, { secret: "generate" }));
+    expect(changed).toEqual({
+      ...observer,
+      status: noDeliveriesYet,
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
+    });
+    const secret = String(changed.secret);
+
+    const paused = await readJson(await sendJson("PATCH", path, { state: "paused" }));
+    expect(paused).not.toHaveProperty("secret");
+    expect(await readJson(await sendJson("PATCH", path, { state: "active" }))).not.toHaveProperty("secret");
+    for (const shown of [await request("GET", path), await request("GET", observersPath("patch-generated"))]) {
+      expect(await shown.text()).not.toContain(secret);
+    }
+
+    const { headers, body } = await delivered("patch-generated", String(observer.id));
+    const signed = { id: headers["webhook-id"]!, timestamp: headers["webhook-timestamp"]!, body };
+    const key = Uint8Array.from(atob(secret.slice("whsec_".length)), (character) => character.charCodeAt(0));
+    expect(await verifiesSignature(headers["webhook-signature"]!, signed, key)).toBe(true);
+  });
+
+  it.each(["tcp", "udp"])("refuses headers for a %s observer at /headers, and changes nothing", async (protocol) => {
+    const metric = freshMetric(`${protocol}-headers`);
+    await declareMetric(metric);
+    const observer = await addObserver(metric, {
+      format: "graphite",
+      protocol,
+      observerHost: "10.0.0.1",
+      observerPort: 2003,
+    });
+    const path = `${observersPath(metric)}/${observer.id}`;
+
+    const response = await sendJson("PATCH", path, { state: "paused", headers: { authorization: "Bearer token" } });
+    await expectProblem(
+      response,
+      400,
+      validationProblem(detail, [{ path: "/headers", message: "Headers only apply to HTTP observers." }]),
+    );
+    expect(await (await request("GET", path)).json()).toEqual({ ...observer, status: noDeliveriesYet });
   });
 });
 

@@ -1,8 +1,10 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import { readConfig } from "../config";
 import type { Datum } from "../intake/datum";
+import { BacklogStore } from "../metrics/backlog-store";
 import { metricStub } from "../metrics/metric-object";
 import type { ObserverRegistration } from "../metrics/observer-schema";
 import { usage } from "../ops/usage";
@@ -120,6 +122,26 @@ describe("deliverBatch", () => {
     expect(fetch).not.toHaveBeenCalled();
     expect(await statusOf("paused", observerId)).toMatchObject({ delivered: 0, failed: 0, backlog: 2 });
     expect(await metricStub(env, "paused").observerAttempts(observerId, 50)).toEqual([]);
+  });
+
+  it("holds a share larger than one payload in payload-sized chunks", async () => {
+    const metric = "held-sliced";
+    const observerId = await observe(metric, http);
+    await metricStub(env, metric).changeObserver(observerId, { state: "paused" });
+
+    await deliverBatch(env, readConfig(env), new Map([[metric, data(2 * maxDataPerPayload + 5, metric)]]));
+
+    expect(await statusOf(metric, observerId)).toMatchObject({ backlog: 2 * maxDataPerPayload + 5 });
+    const chunks = await runInDurableObject(env.METRIC.getByName(metric), (_, state) => {
+      const backlog = new BacklogStore(state.storage.sql);
+      const sizes: number[] = [];
+      for (let chunk = backlog.head(observerId); chunk; chunk = backlog.head(observerId)) {
+        sizes.push(chunk.data);
+        backlog.remove(chunk.seq);
+      }
+      return sizes;
+    });
+    expect(chunks).toEqual([maxDataPerPayload, maxDataPerPayload, 5]);
   });
 
   it("holds new data behind an observer's backlog, so that they arrive in order", async () => {

@@ -18,7 +18,8 @@ import {
 /** One metric's share of a batch, and what became of it. */
 interface MetricWork {
   metric: string;
-  data: Datum[];
+  /** The data in payload-sized slices. */
+  slices: Datum[][];
   plans: ObserverPlan[];
   deliveries: Delivery[];
 }
@@ -38,7 +39,7 @@ async function planMetric(env: Env, metric: string, data: Datum[]): Promise<Metr
     .flatMap(({ target }) =>
       slices.map((slice) => ({ metric, target, data: slice, webhookId: newWebhookId(), attempt: 1 })),
     );
-  return { metric, data, plans, deliveries };
+  return { metric, slices, plans, deliveries };
 }
 
 /**
@@ -49,8 +50,9 @@ async function planMetric(env: Env, metric: string, data: Datum[]): Promise<Metr
 function reportOf(work: MetricWork, results: readonly DeliveryResult[], at: number): BatchReport {
   const owed: OwedData[] = [];
   const held = work.plans.filter((plan) => plan.held);
-  if (held.length > 0) {
-    owed.push({ rows: work.data.map(toRow), observers: held.map(({ target }) => ({ id: target.id, attempts: 0 })) });
+  // Held data are owed slice by slice too, so that no backlog chunk holds more than one payload.
+  for (const slice of held.length > 0 ? work.slices : []) {
+    owed.push({ rows: slice.map(toRow), observers: held.map(({ target }) => ({ id: target.id, attempts: 0 })) });
   }
   const unfinished = Map.groupBy(
     results.filter((result) => !result.ok && !result.gone),

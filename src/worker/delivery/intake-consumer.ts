@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { Datum } from "../intake/datum";
 import { type IntakeMessage, rowsToData } from "../intake/queue-message";
+import { intakeMessagesAcknowledged } from "../ops/drain";
 import { deliverBatch } from "./fan-out";
 
 /**
@@ -20,8 +21,14 @@ export async function consumeIntake(batch: MessageBatch<string>, env: Env, confi
     return body.metrics.map(([metric]) => metric);
   });
   const failed = new Set(await deliverBatch(env, config, dataByMetric));
+  let acknowledged = 0;
   batch.messages.forEach((message, index) => {
-    if (metricsOfMessage[index]!.some((metric) => failed.has(metric))) message.retry();
-    else message.ack();
+    if (metricsOfMessage[index]!.some((metric) => failed.has(metric))) {
+      message.retry();
+    } else {
+      message.ack();
+      acknowledged += 1;
+    }
   });
+  intakeMessagesAcknowledged(acknowledged);
 }

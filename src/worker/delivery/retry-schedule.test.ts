@@ -80,9 +80,32 @@ describe("retryAfterSeconds", () => {
     expect(retryAfterSeconds("Wed, 21 Oct 2015 07:00:00 GMT", now)).toBe(0);
   });
 
+  it("reads an HTTP date only in its IMF-fixdate form", () => {
+    expect(retryAfterSeconds("  Wed, 21 Oct 2015 07:29:30 GMT ", now)).toBe(150);
+    expect(retryAfterSeconds("Thu, 22 Oct 2015 07:27:00 GMT", now)).toBe(86_400);
+  });
+
   it("reads nothing from a missing or unreadable header", () => {
     expect(retryAfterSeconds(null, now)).toBeUndefined();
     expect(retryAfterSeconds("soon", now)).toBeUndefined();
     expect(retryAfterSeconds("", now)).toBeUndefined();
+  });
+
+  it.each([
+    ["a fraction", "1.5"],
+    ["a negative number", "-5"],
+    ["a number with a sign", "+5"],
+    ["an exponent", "1e3"],
+    ["a word Date.parse reads", "Tomorrow"],
+    ["an ISO 8601 date and time", "2015-10-21T07:28:00Z"],
+    ["an ISO 8601 date", "2015-10-22"],
+    ["the obsolete RFC 850 form", "Wednesday, 21-Oct-15 07:28:00 GMT"],
+    ["the asctime form", "Wed Oct 21 07:28:00 2015"],
+    ["another time zone", "Wed, 21 Oct 2015 07:28:00 UTC"],
+    ["a date with trailing text", "Wed, 21 Oct 2015 07:28:00 GMT, soon"],
+    ["a day that does not exist", "Sat, 32 Oct 2015 07:28:00 GMT"],
+    ["an hour that does not exist", "Wed, 21 Oct 2015 25:28:00 GMT"],
+  ])("reads nothing from %s (%s)", (_, header) => {
+    expect(retryAfterSeconds(header, now)).toBeUndefined();
   });
 });

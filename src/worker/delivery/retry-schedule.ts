@@ -39,5 +39,6 @@ export function retryAfterSeconds(header: string | null, now: number): number | 
   const text = header.trim();
   if (/^\d+$/.test(text)) return Number(text);
   if (!httpDate.test(text)) return undefined;
-  return Math.max(0, (Date.parse(text) - now) / 1_000);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1_000);
 }

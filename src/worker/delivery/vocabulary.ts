@@ -69,22 +69,15 @@ export interface AttemptRecord {
   webhookId: string;
 }
 
-/** What one attempt came to, as the metric's object records it. */
-export interface AttemptReport {
+/** What one attempt came to, as the metric's object records it: the result without the data themselves. */
+export type AttemptReport = Omit<DeliveryResult, "delivery"> & {
   observerId: string;
-  ok: boolean;
-  gone?: boolean;
-  deferred?: boolean;
-  error?: string;
-  httpStatus?: number;
-  retryAfterSeconds?: number;
-  latencyMs: number;
   data: number;
   webhookId: string;
   attempt: number;
   /** Epoch milliseconds. */
   at: number;
-}
+};
 
 /** Data that some observers of a metric have not received: they go to each one's backlog. */
 export interface OwedData {

@@ -84,9 +84,10 @@ const heldBatch = (observerId: string, owedRows: DatumRow[]): BatchReport => ({
   owed: [{ rows: owedRows, observers: [{ id: observerId, attempts: 0 }] }],
 });
 
-/** An attempt at the observer's backlog head that ends as `changes` say (failed unless told otherwise). */
+/** An attempt at the observer's backlog head, started as the drain starts one, that ends as `changes` say (failed unless told otherwise). */
 function tryHead({ ledger, id }: Books, at: number, changes: Partial<AttemptReport> = {}) {
   const head = ledger.head(id)!;
+  ledger.startAttempt(head);
   const report = failed(id, at, { webhookId: head.webhookId, attempt: head.attempts + 1, data: head.data, ...changes });
   return ledger.recordBacklogAttempt(head, report, at);
 }
@@ -218,6 +219,33 @@ describe("DeliveryLedger", () => {
       expect(ledger.due(t0 + 1_000)).toEqual([id]);
     }));
 
+  it("joins data held behind the backlog into its last chunk never sent, which keeps its first acceptance", () =>
+    withLedger((books) => {
+      const { ledger, id, status } = books;
+      ledger.recordBatch(failedBatch(id, t0), t0);
+      ledger.recordBatch(heldBatch(id, rows("b", 2)), t0 + 500);
+      ledger.recordBatch(heldBatch(id, rows("c", 3)), t0 + 600);
+      expect(status()).toMatchObject({ backlog: 8, oldestBacklogAt: iso(t0) });
+
+      expect(tryHead(books, t0 + 1_000, { ok: true, httpStatus: 204, error: undefined })).toEqual({
+        next: true,
+        disabled: false,
+      });
+      const joined = ledger.head(id)!;
+      expect(joined).toMatchObject({
+        rows: [...rows("b", 2), ...rows("c", 3)],
+        data: 5,
+        acceptedAt: t0 + 500,
+        attempts: 0,
+      });
+      expect(status()).toMatchObject({ delivered: 3, backlog: 5, oldestBacklogAt: iso(t0 + 500) });
+
+      tryHead(books, t0 + 1_000);
+      ledger.recordBatch(heldBatch(id, rows("d", 1)), t0 + 1_100);
+      expect(ledger.head(id)).toEqual({ ...joined, attempts: 1 });
+      expect(status()).toMatchObject({ backlog: 6, oldestBacklogAt: iso(t0 + 500) });
+    }));
+
   it("tries at once the data of a delivery the batch could not finish, without counting a failure", () =>
     withLedger(({ ledger, attempts, id, status }) => {
       const error = "not answered within the batch's budget; continued from the backlog";
@@ -240,18 +268,42 @@ describe("DeliveryLedger", () => {
       expect(ledger.nextWake()).toBeNull();
     }));
 
+  it("tries the data of a resumed observer for a whole schedule again, however long they were held", () =>
+    withLedger((books) => {
+      const { ledger, observers, id, status } = books;
+      ledger.recordBatch(failedBatch(id, t0), t0);
+      observers.change(id, { state: "paused" });
+      ledger.recordBatch(heldBatch(id, rows("b", 2)), t0 + 1_000);
+
+      const resumed = t0 + hour;
+      ledger.resume(id, resumed);
+      expect(status()).toMatchObject({ backlog: 5, nextAttemptAt: iso(resumed) });
+      expect(tryHead(books, resumed)).toEqual({ next: false, disabled: false });
+      expect(status()).toMatchObject({ backlog: 5, dead: 0, nextAttemptAt: iso(resumed + 1_000) });
+
+      tryHead(books, resumed + 1_000);
+      tryHead(books, resumed + 3_000);
+      expect(status()).toMatchObject({ backlog: 5, dead: 0 });
+      tryHead(books, resumed + 7_000);
+      expect(status()).toMatchObject({ backlog: 0, dead: 5 });
+    }));
+
   it("keeps a backlog within its cap by dropping the oldest data, cutting a chunk when only part of it must go", () =>
     withLedger(
       ({ ledger, id, status }) => {
-        ledger.recordBatch(heldBatch(id, rows("a", 3)), t0);
+        ledger.recordBatch(failedBatch(id, t0), t0);
         const first = ledger.head(id)!;
         ledger.recordBatch(heldBatch(id, rows("b", 4)), t0 + 1);
         expect(status()).toMatchObject({ backlog: 5, dropped: 2, lost: 2 });
         expect(ledger.head(id)).toEqual({ ...first, rows: [["a3", 2, 2, "vm1"]], data: 1 });
 
+        // c1…c3 join b1…b4, which were never sent; the cap then cuts that chunk.
         ledger.recordBatch(heldBatch(id, rows("c", 3)), t0 + 2);
         expect(status()).toMatchObject({ backlog: 5, dropped: 5, oldestBacklogAt: iso(t0 + 1) });
-        expect(ledger.head(id)).toMatchObject({ rows: rows("b", 4).slice(2) });
+        expect(ledger.head(id)).toMatchObject({
+          rows: [...rows("b", 4).slice(2), ...rows("c", 3)],
+          acceptedAt: t0 + 1,
+        });
       },
       { MAX_BACKLOG_DATA: 5 },
     ));
@@ -271,11 +323,17 @@ describe("DeliveryLedger", () => {
       ({ ledger, id, status }) => {
         ledger.recordBatch(heldBatch(id, rows("a", 3)), t0);
         const inFlight = ledger.head(id)!;
+        ledger.startAttempt(inFlight);
+        // Held while the attempt is on its way: b1…b4 do not join the chunk being delivered.
         ledger.recordBatch(heldBatch(id, rows("b", 4)), t0 + 1);
+        expect(status()).toMatchObject({ backlog: 5, dropped: 2 });
         const report = succeeded(id, t0 + 2, { webhookId: inFlight.webhookId, data: 3 });
         expect(ledger.recordBacklogAttempt(inFlight, report, t0 + 2)).toEqual({ next: true, disabled: false });
-        expect(status()).toMatchObject({ backlog: 4, dropped: 2 });
-        expect(ledger.head(id)).toMatchObject({ rows: rows("b", 4) });
+        // a1 and a2, cut by the cap while on their way, arrived after all: delivered, not dropped.
+        expect(status()).toMatchObject({ delivered: 3, backlog: 4, dropped: 0, oldestBacklogAt: iso(t0 + 1) });
+        const held = ledger.head(id)!;
+        expect(held).toMatchObject({ rows: rows("b", 4), data: 4, acceptedAt: t0 + 1, attempts: 0 });
+        expect(held.webhookId).not.toBe(inFlight.webhookId);
       },
       { MAX_BACKLOG_DATA: 5 },
     ));

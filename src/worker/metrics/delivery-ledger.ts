@@ -1,6 +1,7 @@
 import { retryDelayMs, scheduleSpanMs } from "../delivery/retry-schedule";
 import { type AttemptReport, type BatchReport, newWebhookId } from "../delivery/vocabulary";
 import type { DatumRow } from "../intake/queue-message";
+import { usage } from "../ops/usage";
 import type { AttemptLog } from "./attempt-log";
 import type { BacklogChunk, BacklogStore } from "./backlog-store";
 import type { ObserverStore } from "./observer-store";
@@ -83,7 +84,9 @@ export class DeliveryLedger {
       return { next: false, disabled: false };
     }
     if (attempt.ok) {
-      this.observers.adjustBacklog(observerId, { pending: -this.backlog.remove(chunk.seq) });
+      // Data the cap cut from the chunk while it was on its way were counted dropped; they arrived.
+      const held = this.backlog.remove(chunk.seq);
+      this.observers.adjustBacklog(observerId, { pending: -held, dropped: held - chunk.data });
       this.observers.schedule(observerId, now, 0);
       return { next: true, disabled: false };
     }
@@ -91,12 +94,7 @@ export class DeliveryLedger {
       this.observers.schedule(observerId, now, this.ledgerOf(observerId, now).retry_step);
       return { next: false, disabled: false };
     }
-    const dead = this.backlog.recordFailure(
-      observerId,
-      chunk.seq,
-      now,
-      now - scheduleSpanMs(this.policy.RETRY_SCHEDULE),
-    );
+    const dead = this.backlog.recordFailure(observerId, now, now - scheduleSpanMs(this.policy.RETRY_SCHEDULE));
     if (dead > 0) this.observers.adjustBacklog(observerId, { pending: -dead, dead });
     return { next: false, disabled: this.scheduleAfterFailure(observerId, attempt, now) };
   }
@@ -115,7 +113,8 @@ export class DeliveryLedger {
     const data = this.backlog.replay(observerId, since, until);
     if (data > 0) {
       this.observers.adjustBacklog(observerId, { pending: data, dead: -data });
-      this.observers.schedule(observerId, now, 0);
+      // A replay is a fresh start: an outage that ended before it does not count towards disabling.
+      this.observers.restartOutage(observerId, now);
     }
     return data;
   }
@@ -169,6 +168,7 @@ export class DeliveryLedger {
     const ledger = this.observers.target(observerId, chunk.acceptedAt)?.ledger;
     if (!ledger) return;
     this.backlog.append(observerId, { ...chunk, rows });
+    usage.backlogDataWritten += rows.length;
     this.observers.adjustBacklog(observerId, { pending: rows.length });
     const excess = ledger.backlog + ledger.dead + rows.length - this.policy.MAX_BACKLOG_DATA;
     if (excess > 0) {

@@ -324,12 +324,80 @@ describe("alarm", () => {
     expect(await runDurableObjectAlarm(stub)).toBe(false);
 
     setClock(t1);
-    const report = await stub.changeObserver(observerId, { state: "active" });
-    expect(report).toMatchObject({ state: "active", status: { backlog: 2, nextAttemptAt: iso(t1) } });
+    const result = await stub.changeObserver(observerId, { state: "active" });
+    expect(result).toMatchObject({
+      outcome: "changed",
+      report: { state: "active", status: { backlog: 2, nextAttemptAt: iso(t1) } },
+    });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
 
     expect(sentRequests(fetch).map(({ body }) => body)).toEqual([towerJson("resumed", rows("r", 2))]);
     expect(await status("resumed", observerId)).toMatchObject({ delivered: 2, backlog: 0 });
+  });
+
+  it("numbers the attempts at a chunk 1, 2, 3, and delivers data held while one was in flight in a chunk of their own", async () => {
+    const observerId = await httpObserver("numbered");
+    const stub = metricObject("numbered");
+    const fetch = vi
+      .spyOn(globalThis, "fetch")
+      .mockImplementationOnce(async () => {
+        // The alarm calls this: a stub made here reaches the object from within it.
+        await metricObject("numbered").recordBatch(heldBatch(observerId, rows("s", 1)));
+        return new Response(null, { status: 500 });
+      })
+      .mockResolvedValueOnce(new Response(null, { status: 500 }))
+      .mockResolvedValue(new Response(null, { status: 204 }));
+    await stub.changeObserver(observerId, { state: "paused" });
+    await stub.recordBatch(heldBatch(observerId, rows("r", 2)));
+    await stub.changeObserver(observerId, { state: "active" });
+
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await status("numbered", observerId)).toMatchObject({
+      lastError: "HTTP 500 from the observer",
+      backlog: 3,
+      nextAttemptAt: iso(t0 + 5_000),
+    });
+    setClock(t0 + 5_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    setClock(t0 + 35_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+
+    const sent = sentRequests(fetch);
+    expect(sent.map(({ body }) => body)).toEqual([
+      ...Array(3).fill(towerJson("numbered", rows("r", 2))),
+      towerJson("numbered", rows("s", 1)),
+    ]);
+    const [held, heldInFlight] = [sent[0]!.headers["webhook-id"], sent[3]!.headers["webhook-id"]];
+    expect(heldInFlight).not.toBe(held);
+    expect(sent.map(({ headers }) => headers["webhook-id"])).toEqual([held, held, held, heldInFlight]);
+    const attempts = await stub.observerAttempts(observerId, 50);
+    expect(attempts?.map((entry) => [entry.webhookId, entry.attempt, entry.ok, entry.data])).toEqual([
+      [heldInFlight, 1, true, 1],
+      [held, 3, true, 2],
+      [held, 2, false, 2],
+      [held, 1, false, 2],
+    ]);
+    expect(await status("numbered", observerId)).toMatchObject({ delivered: 3, failed: 2, backlog: 0 });
+  });
+
+  it("tries the data of a resumed observer for a whole schedule again, however long it was paused", async () => {
+    vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 500 }));
+    const observerId = await httpObserver("long-paused");
+    const stub = metricObject("long-paused");
+    await stub.recordBatch(failedBatch(observerId, rows("a", 2), "msg_long_paused"));
+    await stub.changeObserver(observerId, { state: "paused" });
+    await stub.recordBatch(heldBatch(observerId, rows("b", 1)));
+
+    // Past the default schedule (114,155 seconds) since the first failure.
+    const resumed = t0 + 114_155_000 + hour;
+    setClock(resumed);
+    await stub.changeObserver(observerId, { state: "active" });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await status("long-paused", observerId)).toMatchObject({
+      backlog: 3,
+      dead: 0,
+      nextAttemptAt: iso(resumed + 5_000),
+    });
   });
 
   it("signs with both secrets while a rotation lasts, then with the new one only", async () => {
@@ -444,12 +512,60 @@ describe("alarm", () => {
 });
 
 describe("changeObserver, replay and observerAttempts", () => {
-  it("answer null for an observer that does not exist", async () => {
+  it("answer that there is no such observer", async () => {
     await declareMetric("no-such-observer");
     const stub = metricObject("no-such-observer");
-    expect(await stub.changeObserver("nope", { state: "paused" })).toBeNull();
+    expect(await stub.changeObserver("nope", { state: "paused" })).toEqual({ outcome: "unknown-observer" });
     expect(await stub.replay("nope", 0, t0)).toBeNull();
     expect(await stub.observerAttempts("nope", 50)).toBeNull();
+  });
+});
+
+describe("changeObserver", () => {
+  it("answers the observer's report after the change", async () => {
+    const observerId = await httpObserver("changed");
+    const stub = metricObject("changed");
+    await stub.recordBatch(heldBatch(observerId, rows("c", 2)));
+
+    const result = await stub.changeObserver(observerId, { state: "paused", headers: { "x-tenant": "tenant-1" } });
+    expect(result).toEqual({ outcome: "changed", report: await stub.observerReport(observerId) });
+    expect(result).toMatchObject({ report: { id: observerId, state: "paused", status: { backlog: 2 } } });
+  });
+
+  it("changes nothing of a TCP or UDP observer when headers are given", async () => {
+    await declareMetric("socket-headers");
+    const stub = metricObject("socket-headers");
+    for (const protocol of ["tcp", "udp"]) {
+      const { id } = await addObserver("socket-headers", {
+        format: "graphite",
+        protocol,
+        observerHost: "10.0.0.1",
+        observerPort: protocol === "tcp" ? 2003 : 2004,
+      });
+      const observerId = String(id);
+      const change = { state: "paused" as const, secret: rotated, headers: { "x-tenant": "tenant-1" } };
+      expect(await stub.changeObserver(observerId, change)).toEqual({ outcome: "headers-not-http" });
+      expect(await stub.observerReport(observerId)).toMatchObject({ state: "active" });
+      expect(await stub.changeObserver(observerId, { state: "paused" })).toMatchObject({
+        outcome: "changed",
+        report: { state: "paused" },
+      });
+    }
+    const plan = await stub.deliveryPlan("socket-headers");
+    expect(plan.map(({ target }) => [target.secrets, target.headers])).toEqual([
+      [[], {}],
+      [[], {}],
+    ]);
+  });
+
+  it("stops signing with a secret of null, the one being rotated out included", async () => {
+    const observerId = await httpObserver("unsigned", { secret });
+    const stub = metricObject("unsigned");
+    await stub.changeObserver(observerId, { secret: rotated });
+    expect((await stub.deliveryPlan("unsigned"))[0]?.target.secrets).toEqual([rotated, secret]);
+
+    expect(await stub.changeObserver(observerId, { secret: null })).toMatchObject({ outcome: "changed" });
+    expect((await stub.deliveryPlan("unsigned"))[0]?.target.secrets).toEqual([]);
   });
 });
 

@@ -232,7 +232,7 @@ export class MetricObject extends DurableObject<Env> {
     while (Date.now() < deadline) {
       const found = this.observers.target(observerId, Date.now());
       const chunk = this.ledger.head(observerId);
-      if (!found || found.ledger.state !== "active" || !chunk) return;
+      if (found?.ledger.state !== "active" || !chunk) return;
       this.ctx.storage.transactionSync(() => this.ledger.startAttempt(chunk));
       const delivery: Delivery = {
         metric,

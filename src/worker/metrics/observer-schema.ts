@@ -188,13 +188,10 @@ export const observerChangeSchema = z
       .enum(["active", "paused"], 'The state must be "active" or "paused".')
       .optional()
       .meta({ description: "paused holds deliveries in the backlog; active resumes them (also a disabled observer)." }),
-    secret: secretSchema
-      .nullable()
-      .optional()
-      .meta({
-        description:
-          'A new secret (the old one keeps signing beside it for a while), "generate", or null to stop signing.',
-      }),
+    secret: secretSchema.nullable().optional().meta({
+      description:
+        'A new secret (the old one keeps signing beside it for a while), "generate", or null to stop signing.',
+    }),
     headers: headersSchema.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, "Name at least one of state, secret and headers.")

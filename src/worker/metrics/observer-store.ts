@@ -291,6 +291,15 @@ export class ObserverStore {
     );
   }
 
+  /** A new outage clock and a new run of the schedule, the backlog tried at once; the state stays. */
+  restartOutage(observerId: string, now: number): void {
+    this.sql.exec(
+      "UPDATE observer SET failing_since = NULL, retry_step = 0, next_attempt_at = ? WHERE id = ?",
+      now,
+      observerId,
+    );
+  }
+
   /** The earliest time an active observer's backlog is due, if any. */
   nextDue(): number | null {
     return this.sql

@@ -4,7 +4,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import worker from "../index";
 import { encodeIntakeMessages } from "../intake/queue-message";
-import { consumingBatch, drainProgress, isDraining, startDraining } from "./drain";
+import {
+  acceptingIntake,
+  consumingBatch,
+  drainProgress,
+  intakeMessagesAcknowledged,
+  isDraining,
+  startDraining,
+} from "./drain";
 import { usage } from "./usage";
 
 /** A promise and the function that settles it. */
@@ -34,13 +41,25 @@ describe("drain", () => {
     expect(drainProgress().batchesInFlight).toBe(0);
   });
 
-  it("waits for the intake messages this isolate queued and has not read back", () => {
+  it("waits for the intake messages this isolate queued and no consumer acknowledged", () => {
     const before = drainProgress().intakeMessagesInFlight;
     usage.queueMessagesWritten += 3;
-    usage.queueMessagesRead += 1;
+    usage.queueMessagesRead += 3;
+    intakeMessagesAcknowledged(1);
     expect(drainProgress().intakeMessagesInFlight).toBe(before + 2);
+    intakeMessagesAcknowledged(2);
+    expect(drainProgress().intakeMessagesInFlight).toBe(before);
     usage.queueMessagesWritten -= 3;
-    usage.queueMessagesRead -= 1;
+    usage.queueMessagesRead -= 3;
+  });
+
+  it("counts an intake request from its draining check until it is answered", async () => {
+    const { opened, open } = gate();
+    const accepted = acceptingIntake(() => opened);
+    expect(drainProgress().intakeRequestsInFlight).toBe(1);
+    open();
+    await accepted;
+    expect(drainProgress().intakeRequestsInFlight).toBe(0);
   });
 
   it("sees a queue batch of the Worker under way until it is consumed, and counts its messages read", async () => {
