@@ -21,7 +21,6 @@ export default defineConfig({
       workerProject("worker", ["src/worker/**/*.test.ts", "test/api/**/*.test.ts"], {
         AUTH_DISABLED: "true",
         ALLOW_PRIVATE_OBSERVERS: "true",
-        RETRY_BASE_DELAY_SECONDS: "0",
       }),
       // As deployed: bearer tokens of both roles, two admin tokens (rotation), public observers only.
       workerProject("auth", ["test/configurations/auth/**/*.test.ts"], {

@@ -6,7 +6,7 @@ export interface BenchContext {
   settings: BenchSettings;
   /** The Worker's base URL. */
   serviceUrl: string;
-  /** The Worker under `wrangler dev`, its relay in the bench's process. */
+  /** The Worker as `npm start` runs it, its relay in a process of its own. */
   towerEdge: SystemUnderTest;
   /** InfluxDB to compare with, when one runs on this machine. */
   influxDb: SystemUnderTest | undefined;

@@ -20,7 +20,7 @@ async function expectStatus(response: Promise<{ status: number }>, expected: num
   if (status !== expected) throw new Error(`${what}: expected ${expected}, got ${status}`);
 }
 
-/** The service under `wrangler dev` at `serviceUrl`, open (AUTH_DISABLED) and allowing loopback observers. */
+/** The local service at `serviceUrl`, open (AUTH_DISABLED) and allowing loopback observers. */
 export function towerEdge(serviceUrl: string): SystemUnderTest {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const metrics = apiClient<ApiRoutes>(`${serviceUrl}/v1`, fetch).metrics;

@@ -29,12 +29,32 @@ export class DeliveryDispatcher {
   }
 
   /**
-   * Runs the deliveries concurrently and answers one result per delivery, in their order. TCP
+   * Runs the deliveries concurrently and answers one result per delivery, in their order, by
+   * `deadlineMs` at the latest when it is given. TCP
    * deliveries are queued on their destination synchronously, in array order, so deliveries to
    * one destination are written in the order given.
    */
-  deliverAll(deliveries: readonly RelayDelivery[]): Promise<RelayResult[]> {
-    return Promise.all(deliveries.map((delivery) => this.deliver(delivery)));
+  deliverAll(deliveries: readonly RelayDelivery[], deadlineMs?: number): Promise<RelayResult[]> {
+    const results = deliveries.map((delivery) => this.deliver(delivery));
+    if (deadlineMs === undefined) return Promise.all(results);
+    // At the deadline, what is still under way is answered pending; it goes on and is counted when it ends.
+    return new Promise((resolve) => {
+      const settled: (RelayResult | undefined)[] = new Array(deliveries.length);
+      let remaining = deliveries.length;
+      const timer = setTimeout(() => {
+        resolve(deliveries.map((delivery, index) => settled[index] ?? { id: delivery.id, ok: false, pending: true }));
+      }, deadlineMs);
+      for (const [index, result] of results.entries()) {
+        void result.then((value) => {
+          settled[index] = value;
+          remaining -= 1;
+          if (remaining === 0) {
+            clearTimeout(timer);
+            resolve(settled as RelayResult[]);
+          }
+        });
+      }
+    });
   }
 
   /** Fails every delivery still under way with `reason` (their results say so) and closes TCP connections. */

@@ -51,9 +51,8 @@ export class RelayHttpApi {
       problemBodyLimit(options.maxBodyBytes, { connection: "close" }),
       jsonBody(relayRequestSchema),
       async (c) => {
-        const answer: RelayResponse = {
-          results: await options.dispatcher.deliverAll(c.req.valid("json").deliveries),
-        };
+        const { deliveries, deadlineMs } = c.req.valid("json");
+        const answer: RelayResponse = { results: await options.dispatcher.deliverAll(deliveries, deadlineMs) };
         return c.json(answer);
       },
     );

@@ -102,7 +102,8 @@ export function jsonPointer(path: readonly PropertyKey[]): string {
 
 /**
  * One problem per zod issue, located by JSON pointer. An unknown key is reported at the key
- * itself, so the client sees exactly which field to remove.
+ * itself, so the client sees exactly which field to remove; a record key that is not valid is
+ * reported there too, with what is wrong with it rather than zod's generic "Invalid key in record".
  */
 export function zodProblems(error: z.core.$ZodError, prefix: readonly PropertyKey[] = []): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -110,6 +111,8 @@ export function zodProblems(error: z.core.$ZodError, prefix: readonly PropertyKe
     const path = [...prefix, ...issue.path];
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) problems.push({ path: jsonPointer([...path, key]), message: "Unknown field." });
+    } else if (issue.code === "invalid_key") {
+      for (const keyIssue of issue.issues) problems.push({ path: jsonPointer(path), message: keyIssue.message });
     } else {
       problems.push({ path: jsonPointer(path), message: issue.message });
     }

@@ -32,6 +32,11 @@ export const relayDeliverySchema = z.discriminatedUnion("protocol", [tcpDelivery
 
 export const relayRequestSchema = z.strictObject({
   deliveries: z.array(relayDeliverySchema).min(1).max(1_000),
+  /**
+   * Milliseconds the Worker waits for this request: deliveries not done by then are answered
+   * `pending` (they may still complete), so one slow destination cannot hold up the others.
+   */
+  deadlineMs: z.number().int().positive().max(3_600_000).optional(),
 });
 
 export const relayResultSchema = z.strictObject({
@@ -41,6 +46,8 @@ export const relayResultSchema = z.strictObject({
   bytes: z.number().int().nonnegative().optional(),
   /** Why it failed, when not ok. */
   error: z.string().optional(),
+  /** Still under way at the request's deadline (not ok, not failed). */
+  pending: z.boolean().optional(),
 });
 
 export const relayResponseSchema = z.strictObject({

@@ -45,6 +45,21 @@ export const listSetting = () =>
       ),
   );
 
+/** A comma-separated list of numbers from `min` to `max`, at least one; blank items are skipped. */
+export const numberListSetting = (min: number, max: number, fallback: readonly number[]) =>
+  setting(
+    z
+      .string()
+      .transform((text) =>
+        text
+          .split(",")
+          .map((item) => item.trim())
+          .filter((item) => item.length > 0),
+      )
+      .pipe(z.array(z.coerce.number<string>().min(min).max(max)).min(1))
+      .default([...fallback]),
+  );
+
 export class SettingsError extends Error {
   override readonly name = "SettingsError";
 

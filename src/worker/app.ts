@@ -13,6 +13,7 @@ import { metricRoutes } from "./metrics/metric-routes";
 import { observerRoutes } from "./metrics/observer-routes";
 import { resourceRoutes } from "./model/routes";
 import { healthRoutes } from "./ops/health-routes";
+import { localControlRoutes } from "./ops/local-control-routes";
 import { usageRoutes } from "./ops/usage-routes";
 
 /** The Hono environment shared by every route module. */
@@ -59,6 +60,8 @@ export function createApp() {
     c.set("config", readConfig(c.env));
     await next();
   });
+  // The local launcher's control, before authentication: it carries a token of its own.
+  app.route("/_local", localControlRoutes);
   // Before the body limit: a client without a valid token learns nothing, not even the limits.
   app.use(authentication);
   app.use((c, next) => problemBodyLimit(c.get("config").MAX_BODY_BYTES)(c, next));

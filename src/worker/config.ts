@@ -3,6 +3,7 @@ import {
   flagSetting,
   integerSetting,
   listSetting,
+  numberListSetting,
   numberSetting,
   readSettings,
   SettingsError,
@@ -34,13 +35,32 @@ export const configSchema = z.object({
   MAX_DATA_PER_REQUEST: integerSetting(1, 1_000_000, 10_000),
   MAX_OBSERVERS_PER_METRIC: integerSetting(1, 100_000, 100),
   MAX_METRIC_NAME_LENGTH: integerSetting(1, 1_024, 256),
+  /** How long one delivery attempt may take before it counts as failed. */
   DELIVERY_TIMEOUT_MS: integerSetting(1, 600_000, 10_000),
-  DELIVERY_MAX_ATTEMPTS: integerSetting(1, 1_000, 8),
-  RETRY_BASE_DELAY_SECONDS: numberSetting(0, 86_400, 2),
-  RETRY_MAX_DELAY_SECONDS: numberSetting(0, 86_400, 3_600),
+  /**
+   * How long a batch waits for its direct deliveries: what an observer has not taken by then moves
+   * to its backlog, so a slow observer never holds up the others.
+   */
+  DELIVERY_BUDGET_MS: integerSetting(1, 600_000, 2_000),
+  /** Seconds between the attempts at undelivered data; the whole schedule is how long data are tried. */
+  RETRY_SCHEDULE: numberListSetting(
+    0,
+    7 * 86_400,
+    [5, 30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28_800, 28_800, 28_800],
+  ),
+  /** How long dead data (tried for the whole schedule) are kept for replay before they are dropped. */
+  DEAD_RETENTION_HOURS: numberSetting(0, 24 * 365, 168),
+  /** Most data one observer's backlog (undelivered and dead) holds; past it the oldest are dropped. */
+  MAX_BACKLOG_DATA: integerSetting(1, 100_000_000, 1_000_000),
+  /** An observer failing for this long without a success is disabled. */
+  DISABLE_AFTER_HOURS: numberSetting(0, 24 * 365, 120),
+  /** How long a replaced secret still signs deliveries beside the new one. */
+  SECRET_ROTATION_HOURS: numberSetting(0, 24 * 365, 24),
   /** The relay's base URL; without it TCP and UDP deliveries wait in the retry path. */
   RELAY_URL: textSetting("").refine((url) => url === "" || isHttpUrl(url), "expected an http or https URL"),
   RELAY_TOKEN: textSetting(""),
+  /** Set by the local launcher only: the token of its `/_local` control routes (graceful stop). */
+  LOCAL_CONTROL_TOKEN: textSetting(""),
 });
 
 export type Config = z.output<typeof configSchema>;

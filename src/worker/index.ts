@@ -1,8 +1,7 @@
 import { createApp } from "./app";
 import { readConfig } from "./config";
-import { consumeDeadLetters } from "./delivery/dead-letter-consumer";
 import { consumeIntake } from "./delivery/intake-consumer";
-import { consumeRetries } from "./delivery/retry-consumer";
+import { consumingBatch } from "./ops/drain";
 import { usage } from "./ops/usage";
 
 export { MetricCatalog } from "./metrics/metric-catalog";
@@ -14,8 +13,6 @@ const app = createApp();
 /** Queue names as in wrangler.toml. */
 const consumers: Record<string, (batch: MessageBatch<string>, env: Env) => Promise<void>> = {
   "tower-intake": (batch, env) => consumeIntake(batch, env, readConfig(env)),
-  "tower-deliveries": (batch, env) => consumeRetries(batch, env, readConfig(env)),
-  "tower-deliveries-dead": consumeDeadLetters,
 };
 
 export default {
@@ -24,6 +21,6 @@ export default {
     const consume = consumers[batch.queue];
     if (!consume) throw new Error(`no consumer for queue ${batch.queue}`);
     usage.queueMessagesRead += batch.messages.length;
-    await consume(batch as MessageBatch<string>, env);
+    await consumingBatch(() => consume(batch as MessageBatch<string>, env));
   },
 } satisfies ExportedHandler<Env>;

@@ -85,6 +85,24 @@ describe("POST /monitoringdata", () => {
     expect(await huge.json()).toMatchObject({ type: "urn:tower-edge:problem:payload-too-large" });
   });
 
+  it("answers 400 for a body that is not UTF-8, instead of accepting replaced characters", async () => {
+    const text = JSON.stringify(rdfJsonBody([datum("d1", "latin1-XX")]));
+    const bytes = new TextEncoder().encode(text);
+    // The two X become bytes that are not UTF-8 (the text is ASCII: character and byte offsets agree).
+    bytes.set([0xe9, 0xff], text.indexOf("latin1-XX") + "latin1-".length);
+    const response = await request("POST", "/monitoringdata", {
+      body: bytes,
+      headers: { "content-type": "application/json" },
+    });
+    await expectProblem(response, 400, {
+      type: "urn:tower-edge:problem:malformed-json",
+      title: "Malformed JSON",
+      status: 400,
+      detail: "The body is not valid UTF-8.",
+    });
+    expect(await metricExists("latin1-\ufffd\ufffd")).toBe(false);
+  });
+
   it("answers 503 and accepts nothing when the queue cannot be reached", async () => {
     const down = () => Promise.reject(new Error("queue down"));
     const unreachable = { send: down, sendBatch: down, metrics: down } satisfies Queue;

@@ -67,7 +67,7 @@ describe.each(prefixes)("observer bodies under %o", (prefix) => {
     [
       "a secret of 15 characters",
       { ...http, secret: "x".repeat(15) },
-      [{ path: "/secret", message: "The secret must be at least 16 characters long." }],
+      [{ path: "/secret", message: 'The secret must be at least 16 characters long (or "generate").' }],
     ],
     [
       "a secret of 129 characters",
@@ -77,7 +77,7 @@ describe.each(prefixes)("observer bodies under %o", (prefix) => {
     [
       "a secret that is not a string",
       { ...http, secret: 1234567890123456 },
-      [{ path: "/secret", message: "The secret must be a string." }],
+      [{ path: "/secret", message: 'The secret must be a string of 16 to 128 characters, or "generate".' }],
     ],
     ["an array", [], [{ path: "", message: "Invalid input: expected object, received array" }]],
     [
@@ -183,6 +183,7 @@ describe("accepted observer addresses", () => {
       protocol: "UDP",
       observerHost: stored,
       observerPort: 65_535,
+      state: "active",
     });
     await request("DELETE", `${observersPath(metric)}/${created.id}`);
   });
@@ -194,7 +195,7 @@ describe("accepted observer addresses", () => {
     ["http://user:pass@10.0.0.1/hook", "http://user:pass@10.0.0.1/hook"],
   ])("accepts the callbackUrl %o, stored as %o", async (callbackUrl, stored) => {
     const created = await addObserver(metric, { callbackUrl });
-    expect(created).toEqual({ id: uuid, format: "RDF/JSON", protocol: "HTTP", callbackUrl: stored });
+    expect(created).toEqual({ id: uuid, format: "RDF/JSON", protocol: "HTTP", callbackUrl: stored, state: "active" });
     await request("DELETE", `${observersPath(metric)}/${created.id}`);
   });
 
@@ -203,5 +204,103 @@ describe("accepted observer addresses", () => {
       const created = await addObserver(metric, { callbackUrl: `http://secret-${secret.length}.example/`, secret });
       await request("DELETE", `${observersPath(metric)}/${created.id}`);
     }
+  });
+});
+
+describe("observer address lengths", () => {
+  const longUrl = (length: number) => `http://a.example/${"p".repeat(length - "http://a.example/".length)}`;
+  const longHost = (length: number) => `${`${"a".repeat(62)}.`.repeat(4)}${"b".repeat(length - 252)}`;
+
+  it("accepts a callbackUrl of 2,048 characters and an observerHost of 253", async () => {
+    for (const body of [{ callbackUrl: longUrl(2_048) }, { ...tcp, observerHost: longHost(253) }]) {
+      const created = await addObserver(metric, body);
+      await request("DELETE", `${observersPath(metric)}/${created.id}`);
+    }
+  });
+
+  it("rejects a callbackUrl of 2,049 characters", async () => {
+    await expectRejected({ callbackUrl: longUrl(2_049) }, [
+      { path: "/callbackUrl", message: "The callbackUrl must be at most 2048 characters long." },
+    ]);
+  });
+
+  it("rejects an observerHost of 254 characters", async () => {
+    await expectRejected({ ...tcp, observerHost: longHost(254) }, [
+      { path: "/observerHost", message: "The observerHost must be at most 253 characters long." },
+    ]);
+  });
+});
+
+describe("observer headers", () => {
+  const reserved = "This header is set by the service and may not be given.";
+
+  it.each([
+    "webhook-id",
+    "Webhook-Signature",
+    "host",
+    "Content-Type",
+    "content-length",
+    "user-agent",
+    "proxy-authorization",
+  ])("rejects the header %o, which the service sets", async (name) => {
+    await expectRejected({ ...http, headers: { [name]: "x" } }, [{ path: `/headers/${name}`, message: reserved }]);
+  });
+
+  it.each<[string, Record<string, unknown>, FieldProblem[]]>([
+    [
+      "a name that is not a token",
+      { "x header": "1" },
+      [{ path: "/headers/x header", message: "A header name must be a token (letters, digits and !#$%&'*+.^_`|~-)." }],
+    ],
+    [
+      "a value with a line break",
+      { "x-tenant": "a\r\nx-injected: 1" },
+      [
+        {
+          path: "/headers/x-tenant",
+          message: "A header value may hold visible ASCII characters, spaces and tabs only.",
+        },
+      ],
+    ],
+    [
+      "a value that is not a string",
+      { "x-count": 1 },
+      [{ path: "/headers/x-count", message: "A header value must be a string." }],
+    ],
+    [
+      "more than 32 headers",
+      Object.fromEntries(Array.from({ length: 33 }, (_, index) => [`x-h${index}`, "1"])),
+      [{ path: "/headers", message: "At most 32 headers may be given." }],
+    ],
+  ])("rejects headers with %s", async (_, headers, errors) => {
+    await expectRejected({ ...http, headers }, errors);
+  });
+
+  it("rejects headers for a TCP or UDP observer", async () => {
+    for (const protocol of ["TCP", "UDP"]) {
+      await expectRejected({ ...tcp, protocol, observerHost: "10.0.0.1", headers: { authorization: "Bearer t" } }, [
+        { path: "/headers", message: "Headers only apply to HTTP observers." },
+      ]);
+    }
+  });
+
+  it("accepts headers of an HTTP observer and never shows them", async () => {
+    const headers = { Authorization: "Bearer receiver-token-0123", "x-tenant": "tenant-1" };
+    const response = await sendJson("POST", observersPath(metric), { callbackUrl: "http://headers.example/", headers });
+    const created = await response.json<Record<string, unknown>>();
+    expect(response.status).toBe(201);
+    expect(created).toEqual({
+      id: uuid,
+      format: "RDF/JSON",
+      protocol: "HTTP",
+      callbackUrl: "http://headers.example/",
+      state: "active",
+    });
+    const shown = [
+      await (await request("GET", observersPath(metric))).text(),
+      await (await request("GET", `${observersPath(metric)}/${created.id}`)).text(),
+    ];
+    for (const text of shown) expect(text).not.toMatch(/receiver-token|tenant-1|"headers"/);
+    await request("DELETE", `${observersPath(metric)}/${created.id}`);
   });
 });

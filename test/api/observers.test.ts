@@ -1,17 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { clientAt, idParam } from "./support/client";
 import { expectProblem, prefixes, request, sendJson } from "./support/http";
-import { addObserver, declareMetric, listObservers, metricPath, observersPath, uuid } from "./support/metrics";
+import {
+  addObserver,
+  declareMetric,
+  listObservers,
+  metricPath,
+  noDeliveriesYet,
+  notFoundProblem,
+  observersPath,
+  unknownObserverProblem,
+  uuid,
+} from "./support/metrics";
 
-function notFound(detail: string) {
-  return { type: "urn:tower-edge:problem:not-found", title: "Resource not found", status: 404, detail };
-}
-
-const unknownMetric = (name: string) => notFound(`There is no metric ${JSON.stringify(name)}.`);
-const unknownObserver = (metric: string, id: string) =>
-  notFound(`The metric ${JSON.stringify(metric)} has no observer ${JSON.stringify(id)}.`);
-
-const noDeliveriesYet = { delivered: 0, failed: 0, lost: 0, lastSuccessAt: null, lastFailureAt: null, lastError: null };
+const unknownMetric = (name: string) => notFoundProblem(`There is no metric ${JSON.stringify(name)}.`);
 
 describe.each(prefixes)("observers under %o", (prefix) => {
   // Both prefixes share the file's storage, so each run uses names of its own.
@@ -31,6 +33,7 @@ describe.each(prefixes)("observers under %o", (prefix) => {
       format: "RDF/JSON",
       protocol: "HTTP",
       callbackUrl: "https://receiver.example/hook",
+      state: "active",
     });
   });
 
@@ -39,7 +42,7 @@ describe.each(prefixes)("observers under %o", (prefix) => {
     await declareMetric(metric, prefix);
     const body = { format: "GRAPHITE", protocol: "TCP", observerHost: "127.0.0.1", observerPort: 2003 };
     const created = await addObserver(metric, body, prefix);
-    expect(created).toEqual({ id: uuid, ...body });
+    expect(created).toEqual({ id: uuid, ...body, state: "active" });
     expect(await listObservers(metric, prefix)).toEqual([created]);
   });
 
@@ -64,7 +67,13 @@ describe.each(prefixes)("observers under %o", (prefix) => {
     const metric = name(`case-${kinds.format}-${kinds.protocol}`.replaceAll("/", "_"));
     await declareMetric(metric, prefix);
     const created = await addObserver(metric, { ...kinds, observerHost: "relay.example", observerPort: 9000 }, prefix);
-    expect(created).toEqual({ id: uuid, ...canonical, observerHost: "relay.example", observerPort: 9000 });
+    expect(created).toEqual({
+      id: uuid,
+      ...canonical,
+      observerHost: "relay.example",
+      observerPort: 9000,
+      state: "active",
+    });
     const report = await observers[":oid"].$get({ param: observerParam(metric, created.id) });
     expect(await report.json()).toMatchObject(canonical);
   });
@@ -76,7 +85,13 @@ describe.each(prefixes)("observers under %o", (prefix) => {
     const body = { callbackUrl: "http://signed.example/", secret };
     const response = await sendJson("POST", observersPath(metric, prefix), body);
     const created = await response.json<{ id: string }>();
-    expect(created).toEqual({ id: uuid, format: "RDF/JSON", protocol: "HTTP", callbackUrl: "http://signed.example/" });
+    expect(created).toEqual({
+      id: uuid,
+      format: "RDF/JSON",
+      protocol: "HTTP",
+      callbackUrl: "http://signed.example/",
+      state: "active",
+    });
 
     const again = await sendJson("POST", observersPath(metric, prefix), body);
     const texts = [
@@ -173,8 +188,16 @@ describe.each(prefixes)("observers under %o", (prefix) => {
     const response = await observers[":oid"].$delete({ param });
     expect({ status: response.status, body: await response.text() }).toEqual({ status: 204, body: "" });
     expect(await listObservers(metric, prefix)).toEqual([kept]);
-    await expectProblem(await observers[":oid"].$get({ param }), 404, unknownObserver(metric, removed.id));
-    await expectProblem(await observers[":oid"].$delete({ param }), 404, unknownObserver(metric, removed.id));
+    await expectProblem(
+      await observers[":oid"].$get({ param }),
+      404,
+      unknownObserverProblem(metric, String(removed.id)),
+    );
+    await expectProblem(
+      await observers[":oid"].$delete({ param }),
+      404,
+      unknownObserverProblem(metric, String(removed.id)),
+    );
   });
 
   it("answers 404 for an observer id that is unknown or belongs to another metric", async () => {
@@ -186,9 +209,9 @@ describe.each(prefixes)("observers under %o", (prefix) => {
 
     for (const method of ["GET", "DELETE"]) {
       const onOtherMetric = await request(method, `${observersPath(other, prefix)}/${id}`);
-      await expectProblem(onOtherMetric, 404, unknownObserver(other, id));
+      await expectProblem(onOtherMetric, 404, unknownObserverProblem(other, id));
       const unknownId = await request(method, `${observersPath(metric, prefix)}/nope`);
-      await expectProblem(unknownId, 404, unknownObserver(metric, "nope"));
+      await expectProblem(unknownId, 404, unknownObserverProblem(metric, "nope"));
     }
     expect(await listObservers(metric, prefix)).toEqual([expect.objectContaining({ id })]);
   });
@@ -203,7 +226,7 @@ describe.each(prefixes)("observers under %o", (prefix) => {
     await expectProblem(await request("GET", observersPath(metric, prefix)), 404, unknownMetric(metric));
     for (const method of ["GET", "DELETE"]) {
       const response = await request(method, `${observersPath(metric, prefix)}/x`);
-      await expectProblem(response, 404, unknownObserver(metric, "x"));
+      await expectProblem(response, 404, unknownObserverProblem(metric, "x"));
     }
     await expectProblem(await request("GET", metricPath(metric, prefix)), 404, unknownMetric(metric));
   });
@@ -243,6 +266,6 @@ describe("observer routes and methods", () => {
     expect(onCollection.headers.get("allow")).toBe("GET, HEAD, POST");
     const onObserver = await request("POST", "/metrics/cpu/observers/some-id");
     expect(onObserver.status).toBe(405);
-    expect(onObserver.headers.get("allow")).toBe("DELETE, GET, HEAD");
+    expect(onObserver.headers.get("allow")).toBe("DELETE, GET, HEAD, PATCH");
   });
 });

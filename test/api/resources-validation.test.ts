@@ -285,6 +285,19 @@ describe("media type and syntax", () => {
     expect(await readModel()).toEqual(referenceModelStored);
   });
 
+  it("answers 400 for a body nested 5,000 levels deep and stores nothing", async () => {
+    const depth = 5_000;
+    const body = `{"methods":[${'{"id":'.repeat(depth)}"m9"${"}".repeat(depth)}]}`;
+    const response = await request("PUT", "/resources", { body, headers: { "content-type": "application/json" } });
+    await expectProblem(response, 400, {
+      type: "urn:tower-edge:problem:malformed-json",
+      title: "Malformed JSON",
+      status: 400,
+      detail: "The body is nested more than 64 levels deep.",
+    });
+    expect(await readModel()).toEqual(referenceModelStored);
+  });
+
   it("reads a body without a content type as JSON", async () => {
     const body = new TextEncoder().encode(JSON.stringify({ methods: [{ id: "m9", type: "op" }] }));
     const response = await request("POST", "/resources", { body });

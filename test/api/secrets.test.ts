@@ -1,9 +1,10 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/worker/app";
+import { metricStub } from "../../src/worker/metrics/metric-object";
 import { checkedFetch } from "./support/checked-fetch";
-import { sendJson } from "./support/http";
-import { declareMetric, listObservers, observersPath } from "./support/metrics";
+import { request, sendJson } from "./support/http";
+import { declareMetric, listObservers, observersPath, uuid } from "./support/metrics";
 
 describe("observer secrets", () => {
   const secret = "never-echo-this-secret-0123456789";
@@ -24,6 +25,58 @@ describe("observer secrets", () => {
     expect(response.status).toBe(400);
     expect(await response.text()).not.toContain(secret);
     expect(await listObservers(metric)).toEqual([]);
+  });
+});
+
+describe("a generated secret", () => {
+  const metric = "generated";
+  const callbackUrl = "https://generated.example/";
+  const decodedLength = (secret: unknown) => atob(String(secret).slice("whsec_".length)).length;
+
+  beforeAll(async () => {
+    await declareMetric(metric);
+  });
+
+  it('is made for "generate", shown once in the 201, and signs the deliveries', async () => {
+    const response = await sendJson("POST", observersPath(metric), { callbackUrl, secret: "generate" });
+    expect(response.status).toBe(201);
+    const created = await response.json<Record<string, unknown>>();
+    expect(created).toEqual({
+      id: uuid,
+      format: "RDF/JSON",
+      protocol: "HTTP",
+      callbackUrl,
+      state: "active",
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
+    });
+    expect(decodedLength(created.secret)).toBe(24);
+
+    const shown = [
+      await (await request("GET", observersPath(metric))).text(),
+      await (await request("GET", `${observersPath(metric)}/${created.id}`)).text(),
+    ];
+    for (const text of shown) {
+      expect(text).not.toContain(String(created.secret));
+      expect(text).not.toContain('"secret"');
+    }
+    const [plan] = await metricStub(env, metric).deliveryPlan(metric);
+    expect(plan?.target.secrets).toEqual([created.secret]);
+  });
+
+  it("is made anew for a registration of the same target, which rotates the secret", async () => {
+    const first = await (await sendJson("POST", observersPath(metric), { callbackUrl, secret: "generate" })).json<{
+      secret: string;
+    }>();
+    const again = await sendJson("POST", observersPath(metric), { callbackUrl, secret: "generate" });
+    expect(again.status).toBe(200);
+    const second = await again.json<{ secret: string }>();
+    expect(decodedLength(second.secret)).toBe(24);
+    expect(second.secret).not.toBe(first.secret);
+
+    const [plan] = await metricStub(env, metric).deliveryPlan(metric);
+    expect(plan?.target.secrets).toEqual([second.secret, first.secret]);
+    const own = await sendJson("POST", observersPath(metric), { callbackUrl, secret: "an-own-secret-0123456789" });
+    expect(await own.json()).not.toHaveProperty("secret");
   });
 });
 

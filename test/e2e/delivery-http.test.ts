@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatumInput, monitoringNamespace, rdfJsonBody } from "../../tools/testing/monitoring-data.ts";
 import { type HttpReceiver, startHttpReceiver } from "./support/http-receiver.ts";
-import { eventually, type Service, startService } from "./support/service.ts";
+import { eventually, type Service, sleep, startService } from "./support/service.ts";
 
 let service: Service;
 const receivers: HttpReceiver[] = [];
@@ -95,7 +95,7 @@ describe("delivery to HTTP observers", () => {
     expect(memory.received).toEqual([]);
   });
 
-  it("retries an observer that fails twice until it has every datum, without duplicating a healthy one", async () => {
+  it("retries an observer that fails twice from its backlog until it has every datum, without duplicating a healthy one", async () => {
     const flaky = await receiver();
     const healthy = await receiver();
     const flakyId = await observe("flaky", { format: "GRAPHITE", callbackUrl: flaky.url });
@@ -107,19 +107,38 @@ describe("delivery to HTTP observers", () => {
       { id: "b", metric: "flaky", timestamp: 2000, value: 2, resourceId: "r" },
     ]);
 
-    await eventually(() => flaky.received.length === 1);
+    await eventually(() => flaky.received.length === 1, 15_000);
     expect(flaky.attempts).toBe(3);
     expect(flaky.received[0]!.body).toBe("r.flaky 1 1\nr.flaky 2 2\n");
+    // The same payload each time, with the webhook-id of the first attempt.
+    expect(new Set(flaky.requests.map((request) => request.body)).size).toBe(1);
+    expect(new Set(flaky.requests.map((request) => request.headers["webhook-id"])).size).toBe(1);
     expect(healthy.received.map((request) => request.body)).toEqual(["r.flaky 1 1\nr.flaky 2 2\n"]);
     const observerStatus = await eventually(async () => {
       const current = await status("flaky", flakyId);
       return current.status?.delivered === 2 ? current.status : undefined;
+    }, 10_000);
+    expect(observerStatus).toMatchObject({
+      delivered: 2,
+      failed: 2,
+      dead: 0,
+      backlog: 0,
+      lastError: "HTTP 503 from the observer",
     });
-    expect(observerStatus).toMatchObject({ delivered: 2, failed: 2, lastError: "HTTP 503 from the observer" });
     expect(observerStatus.lastSuccessAt).toEqual(expect.any(String));
+    // The attempt log: the batch's attempt, then two from the backlog, each of the same payload.
+    const attempts = await service.call("GET", `/v1/metrics/flaky/observers/${flakyId}/attempts?limit=10`);
+    expect(attempts.status).toBe(200);
+    expect(
+      attempts.body.map((attempt: { attempt: number; ok: boolean; webhookId: string }) => [
+        attempt.attempt,
+        attempt.ok,
+        attempt.webhookId,
+      ]),
+    ).toEqual([3, 2, 1].map((attempt) => [attempt, attempt === 3, flaky.requests[0]!.headers["webhook-id"]]));
   });
 
-  it("dead-letters data an observer never accepts and shows the loss on its status", async () => {
+  it("makes data an observer never accepts dead after the whole retry schedule, and shows them on its status", async () => {
     const dead = await receiver();
     dead.answerWith(500);
     const deadId = await observe("dead", { format: "TOWER/JSON", callbackUrl: dead.url });
@@ -128,11 +147,26 @@ describe("delivery to HTTP observers", () => {
 
     const observerStatus = await eventually(async () => {
       const current = await status("dead", deadId);
-      return current.status?.lost === 1 ? current.status : undefined;
+      return current.status?.dead === 1 ? current.status : undefined;
+    }, 15_000);
+    // The first attempt and one per step of the schedule (0.2, 0.4, 0.8 s, jittered), or one more
+    // when the jittered steps add up to less than the schedule's 1.4 s.
+    expect(dead.attempts).toBeGreaterThanOrEqual(4);
+    expect(dead.attempts).toBeLessThanOrEqual(5);
+    expect(observerStatus).toMatchObject({
+      delivered: 0,
+      dead: 1,
+      dropped: 0,
+      lost: 1,
+      backlog: 0,
+      nextAttemptAt: null,
+      lastError: "HTTP 500 from the observer",
     });
-    expect(dead.attempts).toBe(4);
-    expect(observerStatus).toMatchObject({ delivered: 0, lost: 1 });
-    expect(observerStatus.lastError).toMatch(/^gave up after 4 attempts: HTTP 500 from the observer$/);
+    expect(observerStatus.failed).toBe(dead.attempts);
+    // Dead data are not tried any more.
+    const attemptsWhenDead = dead.attempts;
+    await sleep(1_500);
+    expect(dead.attempts).toBe(attemptsWhenDead);
   });
 
   it("signs deliveries of an observer with a secret (Standard Webhooks)", async () => {
@@ -163,7 +197,7 @@ describe("delivery to HTTP observers", () => {
     await post([{ id: "ok", metric: "strict", timestamp: 2000, value: 2, resourceId: "accepted" }]);
 
     await eventually(() => strict.received.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await sleep(1_500);
     expect(strict.received.map((request) => request.body)).toEqual(["accepted.strict 2 2\n"]);
   });
 

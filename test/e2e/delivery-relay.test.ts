@@ -35,9 +35,8 @@ beforeAll(async () => {
   service = await startService({
     RELAY_URL: `http://127.0.0.1:${relayPort}`,
     RELAY_TOKEN: token,
-    DELIVERY_MAX_ATTEMPTS: "30",
-    RETRY_BASE_DELAY_SECONDS: "1",
-    RETRY_MAX_DELAY_SECONDS: "2",
+    // Retries every 0.5 to 2 s, for about 25 s: longer than the relay is down in this test.
+    RETRY_SCHEDULE: "0.5,1,2,2,2,2,2,2,2,2,2,2,2",
   });
   expect((await service.call("PUT", "/v1/metrics/relayed")).status).toBe(201);
 });
@@ -78,6 +77,8 @@ describe("TCP and UDP observers through the relay", () => {
       return body.status.failed > 0 ? body.status : undefined;
     });
     expect(whileDown.lastError).toMatch(/^relay unreachable/);
+    // Kept in the observer's backlog, not lost.
+    expect(whileDown).toMatchObject({ backlog: 1, dead: 0, dropped: 0 });
 
     relay = await startTestRelay();
     await eventually(() => tcp.text().includes("vm3.relayed 3 3\n"));
@@ -88,5 +89,10 @@ describe("TCP and UDP observers through the relay", () => {
       "vm_1.relayed 1 1\nvm2.relayed 2.5 2\n",
       "vm3.relayed 3 3\n",
     ]);
+    const after = await eventually(async () => {
+      const { body } = await service.call("GET", `/v1/metrics/relayed/observers/${tcpId}`);
+      return body.status.backlog === 0 ? body.status : undefined;
+    });
+    expect(after).toMatchObject({ delivered: 3, dead: 0, dropped: 0 });
   });
 });

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 /** The Worker's answer on /_local/drain. */
 interface DrainState {
   draining: boolean;
+  intakeRequestsInFlight: number;
   intakeMessagesInFlight: number;
   batchesInFlight: number;
 }
@@ -14,10 +15,12 @@ export interface DrainOptions {
   log: (line: string) => void;
 }
 
-const inFlight = (state: DrainState) => state.intakeMessagesInFlight + state.batchesInFlight;
+const inFlight = (state: DrainState) =>
+  state.intakeRequestsInFlight + state.intakeMessagesInFlight + state.batchesInFlight;
 
 const describe = (state: DrainState) =>
-  `${state.intakeMessagesInFlight} intake messages and ${state.batchesInFlight} delivery batches in flight`;
+  `${state.intakeRequestsInFlight} intake requests, ${state.intakeMessagesInFlight} intake messages and ` +
+  `${state.batchesInFlight} delivery batches in flight`;
 
 /**
  * Before the launcher stops the Worker: asks it to stop taking data (intake answers 503 from then

@@ -1,14 +1,21 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { jsonBody } from "./json-body.ts";
+import { jsonBody, optionalJsonBody } from "./json-body.ts";
 import { problemOnError } from "./problem-handlers.ts";
 
 const schema = z.strictObject({ name: z.string().min(1), count: z.number().int().default(1) });
 
+const optionalSchema = z.strictObject({ since: z.number().optional() });
+const labelsSchema = z.strictObject({
+  labels: z.record(z.string().regex(/^[a-z]+$/, "A label name is lower-case letters."), z.string()),
+});
+
 const app = new Hono();
 app.onError(problemOnError("unhandled error"));
 app.post("/", jsonBody(schema), (c) => c.json(c.req.valid("json")));
+app.post("/optional", optionalJsonBody(optionalSchema), (c) => c.json(c.req.valid("json")));
+app.post("/labels", jsonBody(labelsSchema), (c) => c.json(c.req.valid("json")));
 
 /** A byte body, so that no content type comes with it unless `headers` give one. */
 function post(body: string, headers: Record<string, string> = { "content-type": "application/json" }) {
@@ -83,5 +90,37 @@ describe("jsonBody", () => {
         { path: "/a~1b", message: "Unknown field." },
       ],
     });
+  });
+
+  it("reports a record key that is not valid at the key, with the key's own message", async () => {
+    const response = await app.request("/labels", {
+      method: "POST",
+      body: JSON.stringify({ labels: { ok: "1", "Not OK": "2" } }),
+      headers: { "content-type": "application/json" },
+    });
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      errors: [{ path: "/labels/Not OK", message: "A label name is lower-case letters." }],
+    });
+  });
+});
+
+describe("optionalJsonBody", () => {
+  const postOptional = (init: RequestInit) => app.request("/optional", { method: "POST", ...init });
+
+  it("reads a request without a body as {}", async () => {
+    for (const init of [{}, { headers: { "content-length": "0" } }]) {
+      const response = await postOptional(init);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({});
+    }
+  });
+
+  it("validates a body when there is one", async () => {
+    const body = (text: string) => ({ body: text, headers: { "content-type": "application/json" } });
+    expect(await (await postOptional(body('{"since":5}'))).json()).toEqual({ since: 5 });
+    expect((await postOptional(body('{"until":5}'))).status).toBe(400);
+    expect((await postOptional(body("{"))).status).toBe(400);
   });
 });

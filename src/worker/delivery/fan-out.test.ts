@@ -1,10 +1,15 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import { readConfig } from "../config";
 import type { Datum } from "../intake/datum";
-import { type MetricObject, metricStub } from "../metrics/metric-object";
+import { BacklogStore } from "../metrics/backlog-store";
+import { metricStub } from "../metrics/metric-object";
+import type { ObserverRegistration } from "../metrics/observer-schema";
 import { usage } from "../ops/usage";
-import { maxDataPerPayload, runDeliveryJobs } from "./fan-out";
+import { deliverBatch } from "./fan-out";
+import { maxDataPerPayload } from "./vocabulary";
 
 function data(count: number, metric: string): Datum[] {
   return Array.from({ length: count }, (_, index) => ({
@@ -17,19 +22,26 @@ function data(count: number, metric: string): Datum[] {
 }
 
 const noRelay = "no relay configured (RELAY_URL)";
+const tcp: ObserverRegistration = {
+  format: "GRAPHITE",
+  protocol: "TCP",
+  observerHost: "127.0.0.1",
+  observerPort: 2003,
+};
+const http: ObserverRegistration = { format: "TOWER/JSON", protocol: "HTTP", callbackUrl: "http://receiver.example/" };
 
 /** Without a relay every TCP delivery fails, without any network. */
 const withoutRelay = () => ({ ...readConfig(env), RELAY_URL: "" });
 
-async function tcpObserver(metric: string): Promise<string> {
+async function observe(metric: string, registration: ObserverRegistration): Promise<string> {
   await metricStub(env, metric).declareMetric(metric, {});
-  const registration = await metricStub(env, metric).registerObserver(
-    { format: "GRAPHITE", protocol: "TCP", observerHost: "127.0.0.1", observerPort: 2003 },
-    10,
-  );
-  if (registration.outcome !== "created") throw new Error(`observer of ${metric} not created: ${registration.outcome}`);
-  return registration.observer.id;
+  const registered = await metricStub(env, metric).registerObserver(registration, 10, undefined);
+  if (registered.outcome !== "created") throw new Error(`observer of ${metric} not created: ${registered.outcome}`);
+  return registered.observer.id;
 }
+
+const statusOf = async (metric: string, observerId: string) =>
+  (await metricStub(env, metric).observerReport(observerId))?.status;
 
 /** What `work` returns, and the Durable Object requests it made. */
 async function counting<T>(work: () => Promise<T>): Promise<{ value: T; requests: number }> {
@@ -38,81 +50,148 @@ async function counting<T>(work: () => Promise<T>): Promise<{ value: T; requests
   return { value, requests: usage.durableObjectRequests - before };
 }
 
-describe("runDeliveryJobs", () => {
+describe("deliverBatch", () => {
+  beforeEach(() => {
+    // Far ahead of the real clock, so that no backlog alarm goes off during the test.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.UTC(2031, 0, 1));
+  });
+
   afterEach(() => {
+    vi.useRealTimers();
     vi.restoreAllMocks();
   });
 
-  it("splits a job larger than one payload into bounded payloads, and reports each one undelivered on its own", async () => {
+  it("splits a share larger than one payload into bounded payloads, each owed with a webhook id of its own", async () => {
     const metric = "sliced";
-    await tcpObserver(metric);
+    const observerId = await observe(metric, tcp);
 
-    const undelivered = await runDeliveryJobs(env, withoutRelay(), [
-      { metric, data: data(2 * maxDataPerPayload + 5, metric), attempts: 0 },
+    expect(
+      await deliverBatch(env, withoutRelay(), new Map([[metric, data(2 * maxDataPerPayload + 5, metric)]])),
+    ).toEqual([]);
+
+    const attempts = (await metricStub(env, metric).observerAttempts(observerId, 50))!;
+    expect(attempts.map((attempt) => attempt.data).toSorted((a, b) => a - b)).toEqual([
+      5,
+      maxDataPerPayload,
+      maxDataPerPayload,
     ]);
-
-    expect(undelivered.map((item) => item.data.length)).toEqual([maxDataPerPayload, maxDataPerPayload, 5]);
-    expect(undelivered.every((item) => item.attempts === 1 && item.error === noRelay)).toBe(true);
-    expect(new Set(undelivered.map((item) => item.webhookId)).size).toBe(3);
+    expect(attempts.every((attempt) => attempt.attempt === 1 && attempt.error === noRelay)).toBe(true);
+    expect(new Set(attempts.map((attempt) => attempt.webhookId)).size).toBe(3);
+    expect(await statusOf(metric, observerId)).toMatchObject({
+      delivered: 0,
+      failed: 3,
+      backlog: 2 * maxDataPerPayload + 5,
+      lastError: noRelay,
+    });
   });
 
-  it("delivers nothing and owes nothing for a metric without observers, which it creates", async () => {
+  it("delivers nothing and records nothing for a metric without observers, which it creates", async () => {
     const { value, requests } = await counting(() =>
-      runDeliveryJobs(env, readConfig(env), [{ metric: "unobserved", data: data(3, "unobserved"), attempts: 0 }]),
+      deliverBatch(env, readConfig(env), new Map([["unobserved", data(3, "unobserved")]])),
     );
     expect(value).toEqual([]);
     expect(requests).toBe(1);
     expect(await metricStub(env, "unobserved").describeMetric()).toEqual({ id: "unobserved", observers: 0 });
   });
 
-  it("looks an observer up once for all its retry jobs, and returns each job's data on its own", async () => {
-    const metric = "shared-look-up";
-    const observerId = await tcpObserver(metric);
-    const [first, second] = [data(2, metric), data(3, metric).map((datum) => ({ ...datum, id: `late-${datum.id}` }))];
+  it("asks each metric's object once for its plan and once to record the batch", async () => {
+    const fetch = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 204 }));
+    const delivered = await observe("two-kinds", http);
+    const owed = await metricStub(env, "two-kinds").registerObserver(tcp, 10, undefined);
+    if (owed.outcome !== "created") throw new Error(owed.outcome);
 
     const { value, requests } = await counting(() =>
-      runDeliveryJobs(env, withoutRelay(), [
-        { metric, observerId, webhookId: "msg_a", data: first!, attempts: 1 },
-        { metric, observerId, webhookId: "msg_b", data: second!, attempts: 4 },
-      ]),
+      deliverBatch(env, withoutRelay(), new Map([["two-kinds", data(4, "two-kinds")]])),
     );
 
+    expect(value).toEqual([]);
     expect(requests).toBe(2);
-    expect(value).toEqual([
-      { metric, observerId, webhookId: "msg_a", data: first, attempts: 2, error: noRelay },
-      { metric, observerId, webhookId: "msg_b", data: second, attempts: 5, error: noRelay },
-    ]);
-    expect((await metricStub(env, metric).observerReport(observerId))?.status).toMatchObject({
-      failed: 2,
-      lastError: noRelay,
-    });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(await statusOf("two-kinds", delivered)).toMatchObject({ delivered: 4, failed: 0, backlog: 0 });
+    expect(await statusOf("two-kinds", owed.observer.id)).toMatchObject({ delivered: 0, failed: 1, backlog: 4 });
   });
 
-  it("owes nothing to an observer removed since its data were queued", async () => {
-    const metric = "removed-since";
-    const observerId = await tcpObserver(metric);
-    await metricStub(env, metric).removeObserver(observerId);
+  it("holds the data of a paused observer in its backlog without trying it", async () => {
+    const fetch = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 204 }));
+    const observerId = await observe("paused", http);
+    await metricStub(env, "paused").changeObserver(observerId, { state: "paused" });
+
+    expect(await deliverBatch(env, readConfig(env), new Map([["paused", data(2, "paused")]]))).toEqual([]);
+
+    expect(fetch).not.toHaveBeenCalled();
+    expect(await statusOf("paused", observerId)).toMatchObject({ delivered: 0, failed: 0, backlog: 2 });
+    expect(await metricStub(env, "paused").observerAttempts(observerId, 50)).toEqual([]);
+  });
+
+  it("holds a share larger than one payload in payload-sized chunks", async () => {
+    const metric = "held-sliced";
+    const observerId = await observe(metric, http);
+    await metricStub(env, metric).changeObserver(observerId, { state: "paused" });
+
+    await deliverBatch(env, readConfig(env), new Map([[metric, data(2 * maxDataPerPayload + 5, metric)]]));
+
+    expect(await statusOf(metric, observerId)).toMatchObject({ backlog: 2 * maxDataPerPayload + 5 });
+    const chunks = await runInDurableObject(env.METRIC.getByName(metric), (_, state) => {
+      const backlog = new BacklogStore(state.storage.sql);
+      const sizes: number[] = [];
+      for (let chunk = backlog.head(observerId); chunk; chunk = backlog.head(observerId)) {
+        sizes.push(chunk.data);
+        backlog.remove(chunk.seq);
+      }
+      return sizes;
+    });
+    expect(chunks).toEqual([maxDataPerPayload, maxDataPerPayload, 5]);
+  });
+
+  it("holds new data behind an observer's backlog, so that they arrive in order", async () => {
+    const observerId = await observe("behind", tcp);
+    await deliverBatch(env, withoutRelay(), new Map([["behind", data(2, "behind")]]));
+    const fetch = vi.spyOn(globalThis, "fetch");
+
+    await deliverBatch(env, withoutRelay(), new Map([["behind", data(3, "behind")]]));
+
+    expect(fetch).not.toHaveBeenCalled();
+    expect(await statusOf("behind", observerId)).toMatchObject({ failed: 1, backlog: 5 });
+  });
+
+  it("owes nothing to an observer removed since its data were accepted", async () => {
+    const observerId = await observe("removed-since", tcp);
+    await metricStub(env, "removed-since").removeObserver(observerId);
 
     const { value, requests } = await counting(() =>
-      runDeliveryJobs(env, withoutRelay(), [
-        { metric, observerId, webhookId: "msg_r", data: data(2, metric), attempts: 1 },
-      ]),
+      deliverBatch(env, withoutRelay(), new Map([["removed-since", data(2, "removed-since")]])),
     );
     expect(value).toEqual([]);
     expect(requests).toBe(1);
   });
 
-  it("returns a job whose observers cannot be looked up whole, with one more attempt and the reason", async () => {
-    const unreachable = { deliveryTargets: () => Promise.reject(new Error("storage down")) };
-    vi.spyOn(env.METRIC, "get").mockReturnValue(unreachable as unknown as DurableObjectStub<MetricObject>);
-    const owed = data(2, "unreachable");
+  it("returns the metrics whose observers cannot be read, and delivers the others", async () => {
+    replaceMetricObject("unreachable", { deliveryPlan: () => Promise.reject(new Error("storage down")) });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const observerId = await observe("reachable", tcp);
 
-    const undelivered = await runDeliveryJobs(env, readConfig(env), [
-      { metric: "unreachable", data: owed, attempts: 2 },
+    const dataByMetric = new Map([
+      ["unreachable", data(2, "unreachable")],
+      ["reachable", data(1, "reachable")],
     ]);
+    expect(await deliverBatch(env, withoutRelay(), dataByMetric)).toEqual(["unreachable"]);
 
-    expect(undelivered).toEqual([
-      { metric: "unreachable", data: owed, attempts: 3, error: "observer look-up failed: storage down" },
+    expect(await statusOf("reachable", observerId)).toMatchObject({ backlog: 1 });
+    expect(logged).toHaveBeenCalledWith('observers of "unreachable" not read: storage down');
+  });
+
+  it("returns a metric whose batch cannot be recorded", async () => {
+    const target = { ...tcp, id: "o1", state: "active", secrets: [], headers: {} };
+    replaceMetricObject("unrecorded", {
+      deliveryPlan: () => Promise.resolve([{ target, held: true }]),
+      recordBatch: () => Promise.reject(new Error("storage full")),
+    });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+
+    expect(await deliverBatch(env, withoutRelay(), new Map([["unrecorded", data(2, "unrecorded")]]))).toEqual([
+      "unrecorded",
     ]);
+    expect(logged).toHaveBeenCalledWith('deliveries of "unrecorded" not recorded: storage full');
   });
 });

@@ -1,138 +1,115 @@
 import { packBatches } from "../../shared/bounded-batches";
-import { getOrCreate } from "../../shared/get-or-create";
 import type { Config } from "../config";
+import type { Datum } from "../intake/datum";
+import { toRow } from "../intake/queue-message";
 import { metricStub } from "../metrics/metric-object";
-import type { ObserverTarget } from "../metrics/observer-schema";
+import { toAttemptReport } from "./attempt-report";
 import { executeDeliveries } from "./transports/dispatch";
 import {
+  type BatchReport,
   type Delivery,
-  type DeliveryJob,
-  type DeliveryOutcome,
   type DeliveryResult,
+  maxDataPerPayload,
   newWebhookId,
-  type Undelivered,
+  type ObserverPlan,
+  type OwedData,
 } from "./vocabulary";
 
+/** One metric's share of a batch, and what became of it. */
+interface MetricWork {
+  metric: string;
+  /** The data in payload-sized slices. */
+  slices: Datum[][];
+  plans: ObserverPlan[];
+  deliveries: Delivery[];
+}
+
 /**
- * Most data in one payload. A batch normally gives each observer one payload; a batch larger than
- * this (tens of full intake messages on one metric) gives it several, which bounds the memory a
- * payload takes and keeps relay requests under the relay's body limit.
+ * Asks the metric's object how the batch treats each of its observers: fresh, never from a cache,
+ * so an observer registered before a datum was accepted always receives it; the call also
+ * registers the metric, which repairs a registration the intake could not see. Then one delivery
+ * per observer delivered to now and payload-sized slice of the data.
  */
-export const maxDataPerPayload = 10_000;
+async function planMetric(env: Env, metric: string, data: Datum[]): Promise<MetricWork> {
+  const plans = await metricStub(env, metric).deliveryPlan(metric);
+  // One set of slices for all the metric's observers: a format then serializes each slice once.
+  const slices = packBatches(data, { maxItems: maxDataPerPayload }).map((slice) => slice.items);
+  const deliveries = plans
+    .filter((plan) => !plan.held)
+    .flatMap(({ target }) =>
+      slices.map((slice) => ({ metric, target, data: slice, webhookId: newWebhookId(), attempt: 1 })),
+    );
+  return { metric, slices, plans, deliveries };
+}
+
+/**
+ * What the metric's object is told: every attempt, and the data its observers did not receive —
+ * all of the batch for the held observers, each failed or unfinished payload for the others (with
+ * its webhook id, so the retry carries the same one).
+ */
+function reportOf(work: MetricWork, results: readonly DeliveryResult[], at: number): BatchReport {
+  const owed: OwedData[] = [];
+  const held = work.plans.filter((plan) => plan.held);
+  // Held data are owed slice by slice too, so that no backlog chunk holds more than one payload.
+  for (const slice of held.length > 0 ? work.slices : []) {
+    owed.push({ rows: slice.map(toRow), observers: held.map(({ target }) => ({ id: target.id, attempts: 0 })) });
+  }
+  const unfinished = Map.groupBy(
+    results.filter((result) => !result.ok && !result.gone),
+    (result) => result.delivery.data,
+  );
+  for (const [slice, sliceResults] of unfinished) {
+    owed.push({
+      rows: slice.map(toRow),
+      observers: sliceResults.map(({ delivery }) => ({
+        id: delivery.target.id,
+        webhookId: delivery.webhookId,
+        attempts: delivery.attempt,
+      })),
+    });
+  }
+  return { attempts: results.map((result) => toAttemptReport(result, at)), owed };
+}
+
+/**
+ * Delivers a batch's data, grouped by metric, to their observers, within the batch's budget, and
+ * records in each metric's object what happened and what its observers are still owed. Resolves
+ * with the metrics whose share could not be planned or recorded: their data must come again.
+ */
+export async function deliverBatch(env: Env, config: Config, dataByMetric: Map<string, Datum[]>): Promise<string[]> {
+  const failed: string[] = [];
+  const planned = await Promise.all(
+    [...dataByMetric].map(([metric, data]) =>
+      planMetric(env, metric, data).catch((error: unknown) => {
+        console.error(`observers of ${JSON.stringify(metric)} not read: ${describe(error)}`);
+        failed.push(metric);
+        return undefined;
+      }),
+    ),
+  );
+  const work = planned.filter((item): item is MetricWork => item !== undefined);
+  const results = await executeDeliveries(
+    work.flatMap((item) => item.deliveries),
+    config,
+    config.DELIVERY_BUDGET_MS,
+  );
+  const resultsByMetric = Map.groupBy(results, (result) => result.delivery.metric);
+  const at = Date.now();
+  await Promise.all(
+    work.map(async (item) => {
+      const report = reportOf(item, resultsByMetric.get(item.metric) ?? [], at);
+      if (report.attempts.length === 0 && report.owed.length === 0) return;
+      try {
+        await metricStub(env, item.metric).recordBatch(report);
+      } catch (error) {
+        console.error(`deliveries of ${JSON.stringify(item.metric)} not recorded: ${describe(error)}`);
+        failed.push(item.metric);
+      }
+    }),
+  );
+  return failed;
+}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * Looks up a job's observers fresh from the metric's Durable Object — never from a cache, so an
- * observer registered before a datum was accepted always receives it. Looking up every observer
- * also registers the metric, which repairs a registration the intake could not see.
- */
-async function lookUpTargets(env: Env, job: DeliveryJob): Promise<ObserverTarget[]> {
-  const stub = metricStub(env, job.metric);
-  if (job.observerId === undefined) return stub.deliveryTargets(job.metric);
-  const target = await stub.observerTarget(job.observerId);
-  return target ? [target] : [];
-}
-
-/** The deliveries that carry the jobs' data, and the jobs whose observers could not be looked up. */
-interface DeliveryPlan {
-  deliveries: Delivery[];
-  /** The job each delivery carries data of. */
-  jobOf: Map<Delivery, DeliveryJob>;
-  unplanned: Undelivered[];
-}
-
-/**
- * One delivery per observer and payload-sized slice of each job. Retry jobs of one observer share a
- * look-up: one Durable Object request per observer (or metric) per batch.
- */
-async function planDeliveries(env: Env, jobs: readonly DeliveryJob[]): Promise<DeliveryPlan> {
-  const plan: DeliveryPlan = { deliveries: [], jobOf: new Map(), unplanned: [] };
-  const lookUps = new Map<string, Promise<ObserverTarget[]>>();
-  await Promise.all(
-    jobs.map(async (job) => {
-      const key = JSON.stringify([job.metric, job.observerId ?? null]);
-      const lookUp = getOrCreate(lookUps, key, () => lookUpTargets(env, job));
-      let targets: ObserverTarget[];
-      try {
-        targets = await lookUp;
-      } catch (error) {
-        plan.unplanned.push({
-          ...job,
-          attempts: job.attempts + 1,
-          error: `observer look-up failed: ${describe(error)}`,
-        });
-        return;
-      }
-      // One set of slices for all the job's observers: a format then serializes each slice once.
-      const slices = packBatches(job.data, { maxItems: maxDataPerPayload }).map((slice) => slice.items);
-      for (const target of targets) {
-        for (const data of slices) {
-          const delivery = { metric: job.metric, target, data, webhookId: job.webhookId ?? newWebhookId() };
-          plan.deliveries.push(delivery);
-          plan.jobOf.set(delivery, job);
-        }
-      }
-    }),
-  );
-  return plan;
-}
-
-/** The failed deliveries' data, still owed to their observers (an observer that is gone is owed nothing). */
-function undeliveredOf(results: readonly DeliveryResult[], jobOf: Map<Delivery, DeliveryJob>): Undelivered[] {
-  return results
-    .filter((result) => !result.ok && !result.gone)
-    .map(({ delivery, error }) => ({
-      metric: delivery.metric,
-      attempts: jobOf.get(delivery)!.attempts + 1,
-      observerId: delivery.target.id,
-      webhookId: delivery.webhookId,
-      data: delivery.data,
-      error: error ?? "delivery failed",
-    }));
-}
-
-/**
- * Records the results on the observers' status, one call per metric, and removes the observers
- * that answered 410 Gone. Logged rather than thrown: losing a status update must not redeliver data.
- */
-async function recordResults(env: Env, results: readonly DeliveryResult[]): Promise<void> {
-  const at = Date.now();
-  const byMetric = Map.groupBy(results, (result) => result.delivery.metric);
-  await Promise.all(
-    [...byMetric].map(async ([metric, metricResults]) => {
-      const stub = metricStub(env, metric);
-      const outcomes: DeliveryOutcome[] = [];
-      const removals: Promise<unknown>[] = [];
-      for (const { delivery, ok, gone, error } of metricResults) {
-        if (gone) removals.push(stub.removeObserver(delivery.target.id));
-        else
-          outcomes.push({
-            observerId: delivery.target.id,
-            ok,
-            data: delivery.data.length,
-            at,
-            ...(error ? { error } : {}),
-          });
-      }
-      try {
-        await Promise.all([...removals, outcomes.length > 0 ? stub.recordDeliveries(outcomes) : undefined]);
-      } catch (error) {
-        console.error(`delivery status of metric ${JSON.stringify(metric)} not recorded: ${describe(error)}`);
-      }
-    }),
-  );
-}
-
-/**
- * Delivers each job's data to its observers and returns what remains undelivered. Observers that
- * succeeded are never part of what is returned, so a retry of it cannot duplicate anything for them.
- */
-export async function runDeliveryJobs(env: Env, config: Config, jobs: readonly DeliveryJob[]): Promise<Undelivered[]> {
-  const plan = await planDeliveries(env, jobs);
-  const results = await executeDeliveries(plan.deliveries, config);
-  await recordResults(env, results);
-  return [...plan.unplanned, ...undeliveredOf(results, plan.jobOf)];
 }

@@ -1,23 +1,25 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import { addObserver, declareMetric } from "../../../test/api/support/metrics";
 import worker from "../index";
 import type { Datum } from "../intake/datum";
 import { encodeIntakeMessages } from "../intake/queue-message";
+import { BacklogStore } from "../metrics/backlog-store";
 import { metricStub } from "../metrics/metric-object";
-import type { DeliveryMessage } from "./vocabulary";
 
-const accepted = { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } };
 const noRelay = "no relay configured (RELAY_URL)";
+/** The test's clock, far ahead of the real one, so that no backlog alarm goes off during a test. */
+const t0 = Date.UTC(2031, 0, 2, 3, 4, 5);
 
 function datum(id: string, metric: string, value: number): Datum {
   return { id, metric, timestamp: 1_000 * value, value, resourceId: "vm1" };
 }
 
 /**
- * Runs the Worker's queue handler on one tower-intake message per group of data; returns what it
- * did with the batch, and the error it failed with, if any.
+ * Runs the Worker's queue handler on one tower-intake message per group of data (ids intake-0,
+ * intake-1, …); returns what it did with the batch, and the error it failed with, if any.
  */
 async function consumeIntake(groups: Datum[][], testEnv: Env = env) {
   const bodies = groups.flatMap((data) => encodeIntakeMessages(data).map((message) => message.text));
@@ -39,25 +41,21 @@ async function statusOf(metric: string, observer: Record<string, unknown>) {
   return (await metricStub(env, metric).observerReport(String(observer.id)))?.status;
 }
 
-const sentMessage = (body: unknown) => JSON.parse(String(body)) as DeliveryMessage;
+const acknowledged = (...ids: string[]) => ({ ackAll: false, explicitAcks: ids, retryMessages: [], error: undefined });
 
 describe("intake consumer", () => {
-  let retried: MockInstance<Queue["send"]>;
-  let deadLettered: MockInstance<Queue["send"]>;
-
   beforeEach(() => {
-    retried = vi.spyOn(env.DELIVERY_QUEUE, "send").mockResolvedValue(accepted);
-    deadLettered = vi.spyOn(env.DEAD_LETTER_QUEUE, "send").mockResolvedValue(accepted);
-    for (const queue of [env.DELIVERY_QUEUE, env.DEAD_LETTER_QUEUE]) {
-      vi.spyOn(queue, "sendBatch").mockRejectedValue(new Error("one message expected"));
-    }
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(t0);
+    vi.spyOn(Math, "random").mockReturnValue(0.5);
   });
 
   afterEach(() => {
+    vi.useRealTimers();
     vi.restoreAllMocks();
   });
 
-  it("makes one delivery per observer for the whole batch and hands its failure to the retry queue", async () => {
+  it("makes one delivery per observer for the whole batch, and owes a failed one to the observer's backlog", async () => {
     await declareMetric("intake.tcp");
     const observer = await addObserver("intake.tcp", {
       format: "GRAPHITE",
@@ -72,61 +70,38 @@ describe("intake consumer", () => {
       [datum("q1", "intake.quiet", 9), d3!],
     ]);
 
-    expect(result).toMatchObject({ ackAll: true, retryBatch: { retry: false }, explicitAcks: [], error: undefined });
+    expect(result).toMatchObject(acknowledged("intake-0", "intake-1"));
     expect(await statusOf("intake.tcp", observer)).toMatchObject({
       delivered: 0,
       failed: 1,
-      lost: 0,
+      backlog: 3,
+      oldestBacklogAt: new Date(t0).toISOString(),
+      nextAttemptAt: new Date(t0 + 5_000).toISOString(),
       lastError: noRelay,
     });
-    expect(retried).toHaveBeenCalledTimes(1);
-    const [body, options] = retried.mock.calls[0]!;
-    expect(options).toEqual({ contentType: "text", delaySeconds: 0 });
-    expect(sentMessage(body)).toEqual({
-      kind: "delivery",
-      metric: "intake.tcp",
-      observerId: observer.id,
-      webhookId: expect.stringMatching(/^msg_/),
+    const head = await runInDurableObject(env.METRIC.getByName("intake.tcp"), (_, state) =>
+      new BacklogStore(state.storage.sql).head(String(observer.id)),
+    );
+    expect(head).toMatchObject({
       attempts: 1,
-      lastError: noRelay,
+      webhookId: expect.stringMatching(/^msg_/),
       rows: [
         ["d1", 1000, 1, "vm1"],
         ["d2", 2000, 2, "vm1"],
         ["d3", 3000, 3, "vm1"],
       ],
     });
-    expect(deadLettered).not.toHaveBeenCalled();
+    const [attempt] = (await metricStub(env, "intake.tcp").observerAttempts(String(observer.id), 50))!;
+    expect(attempt).toMatchObject({ ok: false, data: 3, attempt: 1, webhookId: head!.webhookId });
   });
 
   it("registers a metric it sees for the first time, even without observers", async () => {
     const result = await consumeIntake([[datum("n1", "intake.new", 1)]]);
-    expect(result).toMatchObject({ ackAll: true, error: undefined });
+    expect(result).toMatchObject(acknowledged("intake-0"));
     expect(await metricStub(env, "intake.new").describeMetric()).toEqual({ id: "intake.new", observers: 0 });
-    expect(retried).not.toHaveBeenCalled();
   });
 
-  it("dead-letters a failure at once when a single attempt is allowed", async () => {
-    await declareMetric("intake.once");
-    const observer = await addObserver("intake.once", {
-      protocol: "UDP",
-      observerHost: "10.0.0.2",
-      observerPort: 8125,
-    });
-
-    const result = await consumeIntake([[datum("o1", "intake.once", 1)]], {
-      ...env,
-      DELIVERY_MAX_ATTEMPTS: "1",
-    } as Env);
-
-    expect(result).toMatchObject({ ackAll: true, error: undefined });
-    expect(retried).not.toHaveBeenCalled();
-    expect(deadLettered).toHaveBeenCalledTimes(1);
-    const [body, options] = deadLettered.mock.calls[0]!;
-    expect(options?.delaySeconds).toBeUndefined();
-    expect(sentMessage(body)).toMatchObject({ observerId: observer.id, attempts: 1, lastError: noRelay });
-  });
-
-  it("posts the batch to an HTTP observer and records the data delivered, leaving nothing to retry", async () => {
+  it("posts the batch to an HTTP observer and records the data delivered, owing nothing", async () => {
     const fetch = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 204 }));
     await declareMetric("intake.http");
     const observer = await addObserver("intake.http", {
@@ -136,7 +111,7 @@ describe("intake consumer", () => {
 
     const result = await consumeIntake([[datum("h1", "intake.http", 1)], [datum("h2", "intake.http", 2)]]);
 
-    expect(result).toMatchObject({ ackAll: true, error: undefined });
+    expect(result).toMatchObject(acknowledged("intake-0", "intake-1"));
     expect(fetch).toHaveBeenCalledTimes(1);
     const [url, init] = fetch.mock.calls[0]!;
     expect(url).toBe("http://receiver.example/in");
@@ -146,29 +121,75 @@ describe("intake consumer", () => {
         '[{"resourceId":"vm1","metric":"intake.http","value":1,"timestamp":1000},' +
         '{"resourceId":"vm1","metric":"intake.http","value":2,"timestamp":2000}]',
     });
-    expect(await statusOf("intake.http", observer)).toMatchObject({ delivered: 2, failed: 0, lastError: null });
-    expect(retried).not.toHaveBeenCalled();
+    expect(await statusOf("intake.http", observer)).toMatchObject({
+      delivered: 2,
+      failed: 0,
+      backlog: 0,
+      lastError: null,
+    });
   });
 
-  it("removes an observer that answers 410 Gone, and retries nothing for it", async () => {
+  it("removes an observer that answers 410 Gone, and owes it nothing", async () => {
     vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 410 }));
     await declareMetric("intake.gone");
     const observer = await addObserver("intake.gone", { callbackUrl: "http://gone.example/" });
 
     const result = await consumeIntake([[datum("g1", "intake.gone", 1)]]);
 
-    expect(result).toMatchObject({ ackAll: true, error: undefined });
+    expect(result).toMatchObject(acknowledged("intake-0"));
     expect(await metricStub(env, "intake.gone").observerReport(String(observer.id))).toBeNull();
-    expect(retried).not.toHaveBeenCalled();
   });
 
-  it("leaves the batch unacknowledged when a failure cannot be handed to the retry queue", async () => {
-    retried.mockRejectedValue(new Error("queue down"));
-    await declareMetric("intake.stuck");
-    await addObserver("intake.stuck", { protocol: "TCP", observerHost: "10.0.0.3", observerPort: 2003 });
+  it("retries the messages holding data of a metric whose plan fails, and acknowledges the others", async () => {
+    replaceMetricObject("intake.broken", { deliveryPlan: () => Promise.reject(new Error("storage down")) });
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
 
-    const result = await consumeIntake([[datum("s1", "intake.stuck", 1)]]);
+    const result = await consumeIntake([
+      [datum("b1", "intake.broken", 1)],
+      [datum("k1", "intake.kept", 1)],
+      [datum("k2", "intake.kept", 2), datum("b2", "intake.broken", 2)],
+    ]);
 
-    expect(result).toMatchObject({ ackAll: false, explicitAcks: [], error: new Error("queue down") });
+    expect(result).toMatchObject({
+      ackAll: false,
+      explicitAcks: ["intake-1"],
+      retryMessages: [{ msgId: "intake-0" }, { msgId: "intake-2" }],
+      error: undefined,
+    });
+    expect(await metricStub(env, "intake.kept").describeMetric()).toEqual({ id: "intake.kept", observers: 0 });
+  });
+
+  it("defers an observer that has not answered within DELIVERY_BUDGET_MS, and delivers to the others", async () => {
+    let slowSignal: AbortSignal | undefined;
+    vi.spyOn(globalThis, "fetch").mockImplementation((url, init) => {
+      if (String(url) !== "http://slow.example/") return Promise.resolve(new Response(null, { status: 204 }));
+      slowSignal = init?.signal ?? undefined;
+      return new Promise((_, reject) => slowSignal?.addEventListener("abort", () => reject(slowSignal?.reason)));
+    });
+    await declareMetric("intake.budget");
+    const slow = await addObserver("intake.budget", { callbackUrl: "http://slow.example/" });
+    const healthy = await addObserver("intake.budget", { callbackUrl: "http://healthy.example/" });
+
+    const result = await consumeIntake([[datum("s1", "intake.budget", 1)]], {
+      ...env,
+      DELIVERY_BUDGET_MS: "200",
+    } as Env);
+
+    expect(result).toMatchObject(acknowledged("intake-0"));
+    expect(slowSignal?.aborted).toBe(true);
+    expect(await statusOf("intake.budget", healthy)).toMatchObject({ delivered: 1, backlog: 0 });
+    expect(await statusOf("intake.budget", slow)).toMatchObject({
+      delivered: 0,
+      failed: 0,
+      backlog: 1,
+      nextAttemptAt: new Date(t0).toISOString(),
+      lastError: null,
+    });
+    expect(await metricStub(env, "intake.budget").observerAttempts(String(slow.id), 50)).toEqual([
+      expect.objectContaining({
+        ok: false,
+        error: "not answered within the batch's budget; continued from the backlog",
+      }),
+    ]);
   });
 });

@@ -1,23 +1,34 @@
 import type { Config } from "../config";
 import type { Datum } from "../intake/datum";
-import { type IntakeMessage, readBodies, rowsToData } from "../intake/queue-message";
-import { runDeliveryJobs } from "./fan-out";
-import { settleUndelivered } from "./retry-policy";
+import { type IntakeMessage, rowsToData } from "../intake/queue-message";
+import { intakeMessagesAcknowledged } from "../ops/drain";
+import { deliverBatch } from "./fan-out";
 
 /**
- * Consumes accepted data: groups the whole batch by metric, delivers one payload per observer of
- * each metric, and hands whatever failed to the retry path before acknowledging the batch.
+ * Consumes accepted data: merges the whole batch by metric, delivers to each metric's observers,
+ * and acknowledges a message once its data reached every observer or its backlog. A message
+ * holding data of a metric whose observers could not be read or recorded is retried by the queue.
  */
 export async function consumeIntake(batch: MessageBatch<string>, env: Env, config: Config): Promise<void> {
   const dataByMetric = new Map<string, Datum[]>();
-  for (const body of readBodies<IntakeMessage>(batch)) {
+  const metricsOfMessage = batch.messages.map((message) => {
+    const body = JSON.parse(message.body) as IntakeMessage;
     for (const [metric, rows] of body.metrics) {
       const data = dataByMetric.get(metric);
       if (data) data.push(...rowsToData(metric, rows));
       else dataByMetric.set(metric, rowsToData(metric, rows));
     }
-  }
-  const jobs = [...dataByMetric].map(([metric, data]) => ({ metric, data, attempts: 0 }));
-  await settleUndelivered(env, config, await runDeliveryJobs(env, config, jobs));
-  batch.ackAll();
+    return body.metrics.map(([metric]) => metric);
+  });
+  const failed = new Set(await deliverBatch(env, config, dataByMetric));
+  let acknowledged = 0;
+  batch.messages.forEach((message, index) => {
+    if (metricsOfMessage[index]!.some((metric) => failed.has(metric))) {
+      message.retry();
+    } else {
+      message.ack();
+      acknowledged += 1;
+    }
+  });
+  intakeMessagesAcknowledged(acknowledged);
 }

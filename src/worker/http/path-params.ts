@@ -21,3 +21,11 @@ export function pathParams<S extends z.ZodType>(schema: S) {
   });
   return documentedParams(middleware, schema);
 }
+
+/** Validates query parameters; problems are located by the parameter's name (`/limit`). */
+export function queryParams<S extends z.ZodType>(schema: S) {
+  const middleware = zValidator("query", schema, (result) => {
+    if (!result.success) throw ApiError.validation(zodProblems(result.error), "The query is not valid.");
+  });
+  return Object.assign(middleware, { [uniqueSymbol]: { target: "query", ...resolver(schema) } });
+}

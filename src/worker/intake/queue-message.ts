@@ -23,21 +23,20 @@ export interface IntakeMessage {
 export interface EncodedMessage {
   text: string;
   bytes: number;
-  delaySeconds?: number;
 }
 
-export const maxMessageBytes = 120_000;
+const maxMessageBytes = 120_000;
 const maxBatchMessages = 100;
 const maxBatchBytes = 250_000;
 
-function toRow(datum: Datum): DatumRow {
+export function toRow(datum: Datum): DatumRow {
   const { value } = datum;
   const encoded = Number.isFinite(value) ? value : Number.isNaN(value) ? "NaN" : value > 0 ? "INF" : "-INF";
   return [datum.id, datum.timestamp, encoded, datum.resourceId];
 }
 
 /** One datum's row as JSON text. */
-export function rowText(datum: Datum): string {
+function rowText(datum: Datum): string {
   return JSON.stringify(toRow(datum));
 }
 
@@ -65,7 +64,7 @@ export function utf8Length(text: string): number {
 }
 
 /** A row's share of a message: its bytes and the comma that separates it from the next. */
-export const rowBytes = (row: string) => utf8Length(row) + 1;
+const rowBytes = (row: string) => utf8Length(row) + 1;
 
 const intakePrefix = '{"kind":"intake","metrics":[';
 const intakeEnvelopeBytes = intakePrefix.length + "]}".length;
@@ -96,12 +95,6 @@ export function encodeIntakeMessages(data: readonly Datum[]): EncodedMessage[] {
   }));
 }
 
-function sendRequest({ text, delaySeconds }: EncodedMessage): MessageSendRequest {
-  return delaySeconds === undefined
-    ? { body: text, contentType: "text" }
-    : { body: text, contentType: "text", delaySeconds };
-}
-
 /** Sends messages with as few sendBatch calls as the platform's per-call limits allow. */
 export async function sendMessages(queue: Queue, messages: readonly EncodedMessage[]): Promise<number> {
   const calls = packBatches(messages, {
@@ -112,15 +105,10 @@ export async function sendMessages(queue: Queue, messages: readonly EncodedMessa
     const [only] = items;
     // One message (every small request) goes by send(), which costs less than a sendBatch.
     return items.length === 1 && only
-      ? queue.send(only.text, { contentType: "text", delaySeconds: only.delaySeconds })
-      : queue.sendBatch(items.map(sendRequest));
+      ? queue.send(only.text, { contentType: "text" })
+      : queue.sendBatch(items.map(({ text }) => ({ body: text, contentType: "text" })));
   });
   await Promise.all(calls);
   usage.queueMessagesWritten += messages.length;
   return calls.length;
-}
-
-/** Message bodies are sent as JSON text (see above); the consumers read them back here. */
-export function readBodies<Body>(batch: MessageBatch<string>): Body[] {
-  return batch.messages.map((message) => JSON.parse(message.body) as Body);
 }

@@ -31,7 +31,7 @@ it("drops a deleted metric from the list, and lists it again once it is re-creat
   expect((await request("DELETE", metricPath("transient"))).status).toBe(204);
   expect(await metricNames()).not.toContain("transient");
 
-  await metricStub(env, "transient").deliveryTargets("transient");
+  await metricStub(env, "transient").deliveryPlan("transient");
   expect(await metricNames()).toContain("transient");
 });
 
@@ -41,6 +41,6 @@ it("is not asked again about a metric it already lists", async () => {
   // listed must not call the catalog again, however often it is touched.
   await metricCatalogStub(env).remove("listed-once");
   await metricStub(env, "listed-once").ensureMetric("listed-once");
-  await metricStub(env, "listed-once").deliveryTargets("listed-once");
+  await metricStub(env, "listed-once").deliveryPlan("listed-once");
   expect(await metricNames()).not.toContain("listed-once");
 });

@@ -1,23 +1,99 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import { request, sendJson } from "../../../test/api/support/http";
 import { addObserver, declareMetric, metricPath, observersPath } from "../../../test/api/support/metrics";
-import type { DeliveryOutcome } from "../delivery/vocabulary";
+import { utf8, verifiesSignature } from "../../../test/api/support/webhooks";
+import type { AttemptReport, BatchReport, DeliveryStatus } from "../delivery/vocabulary";
+import type { DatumRow } from "../intake/queue-message";
+import { AttemptLog } from "./attempt-log";
+import { BacklogStore } from "./backlog-store";
 
-/** The metric's Durable Object, addressed the way the delivery side does. */
+/** The metric's Durable Object. */
 function metricObject(name: string) {
-  return env.METRIC.get(env.METRIC.idFromName(name));
+  return env.METRIC.getByName(name);
 }
 
-async function status(metric: string, observerId: unknown): Promise<unknown> {
+async function status(metric: string, observerId: unknown): Promise<DeliveryStatus> {
   const response = await request("GET", `${observersPath(metric)}/${observerId}`);
   expect(response.status).toBe(200);
-  return (await response.json<{ status: unknown }>()).status;
+  return (await response.json<{ status: DeliveryStatus }>()).status;
 }
 
 const secret = "0123456789abcdef-secret";
-const t1 = Date.UTC(2026, 0, 2, 3, 4, 5);
-const t2 = t1 + 60_000;
+const rotated = "fedcba9876543210-rotated";
+/** The test's clock, far ahead of the real one: an alarm runs only when a test runs it. */
+const t0 = Date.UTC(2031, 0, 2, 3, 4, 5);
+const t1 = t0 + 60_000;
+const hour = 3_600_000;
+const iso = (epochMs: number) => new Date(epochMs).toISOString();
+
+function setClock(epochMs: number): void {
+  vi.setSystemTime(epochMs);
+}
+
+const rows = (prefix: string, count: number): DatumRow[] =>
+  Array.from({ length: count }, (_, index) => [`${prefix}${index + 1}`, 1_000 * (index + 1), index + 1, "vm1"]);
+
+function attempt(observerId: string, changes: Partial<AttemptReport>): AttemptReport {
+  return { observerId, ok: true, latencyMs: 5, data: 1, webhookId: "msg_1", attempt: 1, at: t0, ...changes };
+}
+
+/** A batch whose delivery of `owedRows` to the observer failed at `at`, under `webhookId`. */
+function failedBatch(observerId: string, owedRows: DatumRow[], webhookId: string, at = t0): BatchReport {
+  const failure = {
+    ok: false,
+    httpStatus: 500,
+    error: "HTTP 500 from the observer",
+    data: owedRows.length,
+    webhookId,
+    at,
+  };
+  return {
+    attempts: [attempt(observerId, failure)],
+    owed: [{ rows: owedRows, observers: [{ id: observerId, webhookId, attempts: 1 }] }],
+  };
+}
+
+/** Data the batch did not try for the observer (it was held). */
+const heldBatch = (observerId: string, owedRows: DatumRow[], webhookId?: string): BatchReport => ({
+  attempts: [],
+  owed: [{ rows: owedRows, observers: [{ id: observerId, attempts: 0, ...(webhookId ? { webhookId } : {}) }] }],
+});
+
+async function httpObserver(metric: string, body: Record<string, unknown> = {}): Promise<string> {
+  await declareMetric(metric);
+  const created = await addObserver(metric, {
+    format: "TOWER/JSON",
+    callbackUrl: `http://${metric}.example/`,
+    ...body,
+  });
+  return String(created.id);
+}
+
+/** What the observer's receiver was sent: each request's headers and body, in order. */
+function sentRequests(fetch: MockInstance<typeof globalThis.fetch>) {
+  return fetch.mock.calls.map(([, init]) => ({
+    headers: init?.headers as Record<string, string>,
+    body: String(init?.body),
+  }));
+}
+
+const towerJson = (metric: string, data: DatumRow[]) =>
+  `[${data
+    .map(([, timestamp, value, resourceId]) => JSON.stringify({ resourceId, metric, value, timestamp }))
+    .join(",")}]`;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  setClock(t0);
+  vi.spyOn(Math, "random").mockReturnValue(0.5);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 describe("ensureMetric", () => {
   it("creates the metric once and leaves an existing one as it is", async () => {
@@ -32,15 +108,21 @@ describe("ensureMetric", () => {
   });
 });
 
-describe("deliveryTargets and observerTarget", () => {
-  it("creates an unknown metric and returns no targets", async () => {
-    expect(await metricObject("fresh").deliveryTargets("fresh")).toEqual([]);
+describe("deliveryPlan", () => {
+  it("creates an unknown metric and plans nothing", async () => {
+    expect(await metricObject("fresh").deliveryPlan("fresh")).toEqual([]);
     expect((await request("GET", metricPath("fresh"))).status).toBe(200);
   });
 
-  it("returns every observer with its secret, in registration order", async () => {
+  it("gives every observer with its secrets and headers, in registration order", async () => {
     await declareMetric("targets");
-    const http = await addObserver("targets", { format: "tower/json", callbackUrl: "http://t.example/", secret });
+    const headers = { authorization: "Bearer receiver-token" };
+    const http = await addObserver("targets", {
+      format: "tower/json",
+      callbackUrl: "http://t.example/",
+      secret,
+      headers,
+    });
     const tcp = await addObserver("targets", {
       format: "graphite",
       protocol: "tcp",
@@ -48,114 +130,462 @@ describe("deliveryTargets and observerTarget", () => {
       observerPort: 2003,
     });
 
-    const stub = metricObject("targets");
-    expect(await stub.deliveryTargets("targets")).toEqual([
-      { id: http.id, format: "TOWER/JSON", protocol: "HTTP", callbackUrl: "http://t.example/", secret },
-      { id: tcp.id, format: "GRAPHITE", protocol: "TCP", observerHost: "10.0.0.1", observerPort: 2003 },
+    expect(await metricObject("targets").deliveryPlan("targets")).toEqual([
+      { target: { ...http, secrets: [secret], headers }, held: false },
+      { target: { ...tcp, secrets: [], headers: {} }, held: false },
     ]);
-    expect(await stub.observerTarget(String(http.id))).toEqual({ ...http, secret });
-    expect(await stub.observerTarget(String(tcp.id))).toEqual(tcp);
-    expect(await stub.observerTarget("unknown")).toBeNull();
   });
 
-  it("uses the secret of the latest registration of the same target", async () => {
-    await declareMetric("rotated");
-    const first = await addObserver("rotated", { callbackUrl: "http://r.example/", secret });
-    const rotated = "fedcba9876543210-rotated";
-    const reRegistration = { callbackUrl: "http://r.example/", secret: rotated };
-    const again = await sendJson("POST", observersPath("rotated"), reRegistration);
+  it("signs with the secret of the latest registration and, until the rotation ends, the one it replaced", async () => {
+    await httpObserver("rotated", { secret });
+    const again = await sendJson("POST", observersPath("rotated"), {
+      format: "TOWER/JSON",
+      callbackUrl: "http://rotated.example/",
+      secret: rotated,
+    });
     expect(again.status).toBe(200);
-    expect(await metricObject("rotated").observerTarget(String(first.id))).toEqual({ ...first, secret: rotated });
+
+    const secretsAt = async () => (await metricObject("rotated").deliveryPlan("rotated"))[0]?.target.secrets;
+    expect(await secretsAt()).toEqual([rotated, secret]);
+    setClock(t0 + 24 * hour);
+    expect(await secretsAt()).toEqual([rotated]);
+  });
+
+  it("holds an observer that is paused, or whose backlog holds older data", async () => {
+    const paused = await httpObserver("held");
+    const behind = String((await addObserver("held", { callbackUrl: "http://behind.example/" })).id);
+    const free = String((await addObserver("held", { callbackUrl: "http://free.example/" })).id);
+    const stub = metricObject("held");
+    await stub.changeObserver(paused, { state: "paused" });
+    await stub.recordBatch(failedBatch(behind, rows("a", 1), "msg_behind"));
+
+    const plan = await stub.deliveryPlan("held");
+    expect(plan.map(({ target, held }) => [target.id, held])).toEqual([
+      [paused, true],
+      [behind, true],
+      [free, false],
+    ]);
   });
 });
 
-describe("recordDeliveries", () => {
-  it("adds successes, failures and losses to the observer's status", async () => {
-    await declareMetric("status");
-    const observer = await addObserver("status", { callbackUrl: "http://s.example/" });
-    const observerId = String(observer.id);
+describe("recordBatch", () => {
+  it("adds delivered data and failed attempts to the observer's status", async () => {
+    const observerId = await httpObserver("status");
     const stub = metricObject("status");
 
-    await stub.recordDeliveries([{ observerId, ok: true, data: 3, at: t1 }]);
-    expect(await status("status", observerId)).toEqual({
+    await stub.recordBatch({ attempts: [attempt(observerId, { data: 3, at: t0 })], owed: [] });
+    expect(await status("status", observerId)).toMatchObject({
       delivered: 3,
       failed: 0,
-      lost: 0,
-      lastSuccessAt: "2026-01-02T03:04:05.000Z",
+      lastSuccessAt: iso(t0),
       lastFailureAt: null,
       lastError: null,
     });
 
-    await stub.recordDeliveries([
-      { observerId, ok: false, data: 2, at: t1, error: "HTTP 503" },
-      { observerId, ok: true, data: 4, at: t2 },
-    ]);
-    expect(await status("status", observerId)).toEqual({
+    await stub.recordBatch({
+      attempts: [
+        attempt(observerId, { ok: false, data: 2, at: t0, error: "HTTP 503" }),
+        attempt(observerId, { data: 4, at: t1 }),
+      ],
+      owed: [],
+    });
+    expect(await status("status", observerId)).toMatchObject({
       delivered: 7,
       failed: 1,
-      lost: 0,
-      lastSuccessAt: "2026-01-02T03:05:05.000Z",
-      lastFailureAt: "2026-01-02T03:04:05.000Z",
+      lastSuccessAt: iso(t1),
+      lastFailureAt: iso(t0),
       lastError: "HTTP 503",
-    });
-
-    const error = "gave up after 8 attempts";
-    await stub.recordDeliveries([{ observerId, ok: false, lost: true, data: 2, at: t2, error }]);
-    expect(await status("status", observerId)).toEqual({
-      delivered: 7,
-      failed: 2,
-      lost: 2,
-      lastSuccessAt: "2026-01-02T03:05:05.000Z",
-      lastFailureAt: "2026-01-02T03:05:05.000Z",
-      lastError: error,
     });
   });
 
   it("keeps the latest outcome when reports arrive out of order", async () => {
-    await declareMetric("late-reports");
-    const observerId = String((await addObserver("late-reports", { callbackUrl: "http://l.example/" })).id);
+    const observerId = await httpObserver("late-reports");
     const stub = metricObject("late-reports");
-    await stub.recordDeliveries([
-      { observerId, ok: true, data: 1, at: t2 },
-      { observerId, ok: false, data: 1, at: t2, error: "newer" },
-    ]);
-    await stub.recordDeliveries([
-      { observerId, ok: true, data: 1, at: t1 },
-      { observerId, ok: false, data: 1, at: t1, error: "older" },
-    ]);
-    expect(await status("late-reports", observerId)).toEqual({
+    const failure = { ok: false, data: 1 };
+    await stub.recordBatch({
+      attempts: [attempt(observerId, { at: t1 }), attempt(observerId, { ...failure, at: t1, error: "newer" })],
+      owed: [],
+    });
+    await stub.recordBatch({
+      attempts: [attempt(observerId, { at: t0 }), attempt(observerId, { ...failure, at: t0, error: "older" })],
+      owed: [],
+    });
+    expect(await status("late-reports", observerId)).toMatchObject({
       delivered: 2,
       failed: 2,
-      lost: 0,
-      lastSuccessAt: "2026-01-02T03:05:05.000Z",
-      lastFailureAt: "2026-01-02T03:05:05.000Z",
+      lastSuccessAt: iso(t1),
+      lastFailureAt: iso(t1),
       lastError: "newer",
     });
   });
 
-  it("ignores outcomes of observers that no longer exist", async () => {
-    await declareMetric("gone-observer");
-    const observerId = String((await addObserver("gone-observer", { callbackUrl: "http://g.example/" })).id);
-    const outcomes: DeliveryOutcome[] = [
-      { observerId: "removed-meanwhile", ok: true, data: 5, at: t1 },
-      { observerId, ok: true, data: 1, at: t1 },
-    ];
-    await metricObject("gone-observer").recordDeliveries(outcomes);
+  it("ignores attempts of observers that no longer exist", async () => {
+    const observerId = await httpObserver("gone-observer");
+    await metricObject("gone-observer").recordBatch({
+      attempts: [attempt("removed-meanwhile", { data: 5 }), attempt(observerId, { data: 1 })],
+      owed: [],
+    });
     expect(await status("gone-observer", observerId)).toMatchObject({ delivered: 1 });
+  });
+
+  it("holds a paused observer's data in its backlog, and its alarm does nothing", async () => {
+    const fetch = vi.spyOn(globalThis, "fetch");
+    const observerId = await httpObserver("paused");
+    const stub = metricObject("paused");
+    await stub.changeObserver(observerId, { state: "paused" });
+
+    await stub.recordBatch(heldBatch(observerId, rows("p", 2)));
+    await stub.recordBatch(heldBatch(observerId, rows("q", 3)));
+
+    expect(await status("paused", observerId)).toMatchObject({
+      backlog: 5,
+      oldestBacklogAt: iso(t0),
+      nextAttemptAt: null,
+    });
+    setClock(t0 + hour);
+    expect(await runDurableObjectAlarm(stub)).toBe(false);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe("alarm", () => {
+  it("drains the backlog in order, each chunk under its webhook id, counting the attempts at it", async () => {
+    const fetch = vi
+      .spyOn(globalThis, "fetch")
+      .mockResolvedValueOnce(new Response(null, { status: 500 }))
+      .mockResolvedValue(new Response(null, { status: 204 }));
+    const observerId = await httpObserver("drained");
+    const stub = metricObject("drained");
+    const [first, second] = [rows("a", 2), rows("b", 1)];
+    await stub.recordBatch(failedBatch(observerId, first, "msg_first"));
+    await stub.recordBatch(heldBatch(observerId, second, "msg_second"));
+    expect(await status("drained", observerId)).toMatchObject({ backlog: 3, nextAttemptAt: iso(t0 + 5_000) });
+
+    setClock(t0 + 5_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(await status("drained", observerId)).toMatchObject({
+      failed: 2,
+      backlog: 3,
+      nextAttemptAt: iso(t0 + 35_000),
+    });
+
+    setClock(t0 + 35_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const sent = sentRequests(fetch);
+    expect(sent.map(({ headers }) => headers["webhook-id"])).toEqual(["msg_first", "msg_first", "msg_second"]);
+    expect(sent.map(({ body }) => body)).toEqual([
+      towerJson("drained", first),
+      towerJson("drained", first),
+      towerJson("drained", second),
+    ]);
+    expect(fetch.mock.calls.every(([url]) => url === "http://drained.example/")).toBe(true);
+    const attempts = await stub.observerAttempts(observerId, 50);
+    expect(attempts?.map((entry) => [entry.webhookId, entry.attempt, entry.ok])).toEqual([
+      ["msg_second", 1, true],
+      ["msg_first", 3, true],
+      ["msg_first", 2, false],
+      ["msg_first", 1, false],
+    ]);
+    expect(await status("drained", observerId)).toMatchObject({
+      delivered: 3,
+      failed: 2,
+      backlog: 0,
+      nextAttemptAt: null,
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(false);
+  });
+
+  it("waits as long as a 429's Retry-After asks before the next attempt", async () => {
+    vi.spyOn(globalThis, "fetch").mockResolvedValue(
+      new Response(null, { status: 429, headers: { "retry-after": "90" } }),
+    );
+    const observerId = await httpObserver("throttled");
+    const stub = metricObject("throttled");
+    await stub.recordBatch(failedBatch(observerId, rows("a", 1), "msg_throttled"));
+
+    setClock(t0 + 5_000);
+    await runDurableObjectAlarm(stub);
+
+    expect(await status("throttled", observerId)).toMatchObject({
+      backlog: 1,
+      nextAttemptAt: iso(t0 + 95_000),
+      lastError: "HTTP 429 from the observer",
+    });
+    expect(await runInDurableObject(stub, (_, state) => state.storage.getAlarm())).toBe(t0 + 95_000);
+  });
+
+  it("drains the backlog of a paused observer once it is resumed", async () => {
+    const fetch = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 204 }));
+    const observerId = await httpObserver("resumed");
+    const stub = metricObject("resumed");
+    await stub.changeObserver(observerId, { state: "paused" });
+    await stub.recordBatch(heldBatch(observerId, rows("r", 2)));
+    expect(await runDurableObjectAlarm(stub)).toBe(false);
+
+    setClock(t1);
+    const result = await stub.changeObserver(observerId, { state: "active" });
+    expect(result).toMatchObject({
+      outcome: "changed",
+      report: { state: "active", status: { backlog: 2, nextAttemptAt: iso(t1) } },
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+
+    expect(sentRequests(fetch).map(({ body }) => body)).toEqual([towerJson("resumed", rows("r", 2))]);
+    expect(await status("resumed", observerId)).toMatchObject({ delivered: 2, backlog: 0 });
+  });
+
+  it("numbers the attempts at a chunk 1, 2, 3, and delivers data held while one was in flight in a chunk of their own", async () => {
+    const observerId = await httpObserver("numbered");
+    const stub = metricObject("numbered");
+    const fetch = vi
+      .spyOn(globalThis, "fetch")
+      .mockImplementationOnce(async () => {
+        // The alarm calls this: a stub made here reaches the object from within it.
+        await metricObject("numbered").recordBatch(heldBatch(observerId, rows("s", 1)));
+        return new Response(null, { status: 500 });
+      })
+      .mockResolvedValueOnce(new Response(null, { status: 500 }))
+      .mockResolvedValue(new Response(null, { status: 204 }));
+    await stub.changeObserver(observerId, { state: "paused" });
+    await stub.recordBatch(heldBatch(observerId, rows("r", 2)));
+    await stub.changeObserver(observerId, { state: "active" });
+
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await status("numbered", observerId)).toMatchObject({
+      lastError: "HTTP 500 from the observer",
+      backlog: 3,
+      nextAttemptAt: iso(t0 + 5_000),
+    });
+    setClock(t0 + 5_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    setClock(t0 + 35_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+
+    const sent = sentRequests(fetch);
+    expect(sent.map(({ body }) => body)).toEqual([
+      ...Array(3).fill(towerJson("numbered", rows("r", 2))),
+      towerJson("numbered", rows("s", 1)),
+    ]);
+    const [held, heldInFlight] = [sent[0]!.headers["webhook-id"], sent[3]!.headers["webhook-id"]];
+    expect(heldInFlight).not.toBe(held);
+    expect(sent.map(({ headers }) => headers["webhook-id"])).toEqual([held, held, held, heldInFlight]);
+    const attempts = await stub.observerAttempts(observerId, 50);
+    expect(attempts?.map((entry) => [entry.webhookId, entry.attempt, entry.ok, entry.data])).toEqual([
+      [heldInFlight, 1, true, 1],
+      [held, 3, true, 2],
+      [held, 2, false, 2],
+      [held, 1, false, 2],
+    ]);
+    expect(await status("numbered", observerId)).toMatchObject({ delivered: 3, failed: 2, backlog: 0 });
+  });
+
+  it("tries the data of a resumed observer for a whole schedule again, however long it was paused", async () => {
+    vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 500 }));
+    const observerId = await httpObserver("long-paused");
+    const stub = metricObject("long-paused");
+    await stub.recordBatch(failedBatch(observerId, rows("a", 2), "msg_long_paused"));
+    await stub.changeObserver(observerId, { state: "paused" });
+    await stub.recordBatch(heldBatch(observerId, rows("b", 1)));
+
+    // Past the default schedule (114,155 seconds) since the first failure.
+    const resumed = t0 + 114_155_000 + hour;
+    setClock(resumed);
+    await stub.changeObserver(observerId, { state: "active" });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await status("long-paused", observerId)).toMatchObject({
+      backlog: 3,
+      dead: 0,
+      nextAttemptAt: iso(resumed + 5_000),
+    });
+  });
+
+  it("signs with both secrets while a rotation lasts, then with the new one only", async () => {
+    const fetch = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 204 }));
+    const observerId = await httpObserver("re-keyed", { secret });
+    const stub = metricObject("re-keyed");
+    await stub.changeObserver(observerId, { secret: rotated });
+
+    await stub.recordBatch(heldBatch(observerId, rows("k", 1)));
+    await runDurableObjectAlarm(stub);
+    setClock(t0 + 24 * hour);
+    await stub.recordBatch(heldBatch(observerId, rows("l", 1)));
+    await runDurableObjectAlarm(stub);
+
+    const [during, after] = sentRequests(fetch);
+    const signed = ({ headers, body }: { headers: Record<string, string>; body: string }) => ({
+      id: headers["webhook-id"]!,
+      timestamp: headers["webhook-timestamp"]!,
+      body,
+    });
+    const signatures = during!.headers["webhook-signature"]!.split(" ");
+    expect(signatures).toHaveLength(2);
+    expect(await verifiesSignature(signatures[0]!, signed(during!), utf8(rotated))).toBe(true);
+    expect(await verifiesSignature(signatures[1]!, signed(during!), utf8(secret))).toBe(true);
+    expect(after!.headers["webhook-timestamp"]).toBe(String((t0 + 24 * hour) / 1_000));
+    expect(await verifiesSignature(after!.headers["webhook-signature"]!, signed(after!), utf8(rotated))).toBe(true);
+    expect(after!.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
+  });
+
+  it("sends an observer's headers with its deliveries, and shows them in no answer", async () => {
+    const fetch = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 204 }));
+    const token = "Bearer receiver-token-0123456789";
+    await declareMetric("with-headers");
+    const registered = await sendJson("POST", observersPath("with-headers"), {
+      callbackUrl: "http://with-headers.example/",
+      headers: { Authorization: token, "x-tenant": "tenant-1" },
+    });
+    const answers = [await registered.text()];
+    const observerId = String(JSON.parse(answers[0]!).id);
+    const stub = metricObject("with-headers");
+
+    await stub.recordBatch(heldBatch(observerId, rows("h", 1)));
+    await runDurableObjectAlarm(stub);
+    const patched = await sendJson("PATCH", `${observersPath("with-headers")}/${observerId}`, {
+      headers: { "x-tenant": "tenant-2" },
+    });
+    answers.push(await patched.text());
+    await stub.recordBatch(heldBatch(observerId, rows("i", 1)));
+    await runDurableObjectAlarm(stub);
+
+    const [before, after] = sentRequests(fetch);
+    expect(before!.headers).toMatchObject({
+      Authorization: token,
+      "x-tenant": "tenant-1",
+      "webhook-id": expect.any(String),
+    });
+    expect(after!.headers).toMatchObject({ "x-tenant": "tenant-2" });
+    expect(after!.headers).not.toHaveProperty("Authorization");
+    for (const path of [observersPath("with-headers"), `${observersPath("with-headers")}/${observerId}`]) {
+      answers.push(await (await request("GET", path)).text());
+    }
+    answers.push(JSON.stringify(await stub.observerReport(observerId)), JSON.stringify(await stub.listObservers()));
+    for (const answer of answers) {
+      expect(answer).not.toContain("receiver-token");
+      expect(answer).not.toContain("tenant-");
+      expect(answer).not.toContain('"headers"');
+    }
+  });
+
+  it("disables an observer failing for DISABLE_AFTER_HOURS, and announces it on the intake queue", async () => {
+    vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 500 }));
+    const send = vi
+      .spyOn(env.INTAKE_QUEUE, "send")
+      .mockResolvedValue({ metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } });
+    const observerId = await httpObserver("disabled");
+    const stub = metricObject("disabled");
+    await stub.recordBatch(failedBatch(observerId, rows("a", 1), "msg_down"));
+
+    setClock(t0 + 120 * hour);
+    await runDurableObjectAlarm(stub);
+
+    const at = t0 + 120 * hour;
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(send.mock.calls[0]![1]).toEqual({ contentType: "text" });
+    expect(JSON.parse(String(send.mock.calls[0]![0]))).toEqual({
+      kind: "intake",
+      metrics: [["tower.observer.disabled", [[`tower.observer.disabled:${observerId}:${at}`, at, 1, observerId]]]],
+    });
+    expect(await stub.observerReport(observerId)).toMatchObject({ state: "disabled", status: { nextAttemptAt: null } });
+  });
+
+  it("replays dead data with their webhook id, as a first attempt", async () => {
+    const fetch = vi
+      .spyOn(globalThis, "fetch")
+      .mockResolvedValueOnce(new Response(null, { status: 500 }))
+      .mockResolvedValue(new Response(null, { status: 204 }));
+    const observerId = await httpObserver("replayed");
+    const stub = metricObject("replayed");
+    await stub.recordBatch(failedBatch(observerId, rows("a", 2), "msg_replayed"));
+    // The default schedule tries data for 114,155 seconds.
+    setClock(t0 + 114_155_000);
+    await runDurableObjectAlarm(stub);
+    expect(await status("replayed", observerId)).toMatchObject({ backlog: 0, dead: 2, lost: 2 });
+
+    expect(await stub.replay(observerId, t0, t0)).toBe(2);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+
+    expect(sentRequests(fetch).map(({ headers }) => headers["webhook-id"])).toEqual(["msg_replayed", "msg_replayed"]);
+    expect((await stub.observerAttempts(observerId, 1))?.[0]).toMatchObject({ attempt: 1, ok: true, data: 2 });
+    expect(await status("replayed", observerId)).toMatchObject({ delivered: 2, dead: 0, backlog: 0 });
+  });
+});
+
+describe("changeObserver, replay and observerAttempts", () => {
+  it("answer that there is no such observer", async () => {
+    await declareMetric("no-such-observer");
+    const stub = metricObject("no-such-observer");
+    expect(await stub.changeObserver("nope", { state: "paused" })).toEqual({ outcome: "unknown-observer" });
+    expect(await stub.replay("nope", 0, t0)).toBeNull();
+    expect(await stub.observerAttempts("nope", 50)).toBeNull();
+  });
+});
+
+describe("changeObserver", () => {
+  it("answers the observer's report after the change", async () => {
+    const observerId = await httpObserver("changed");
+    const stub = metricObject("changed");
+    await stub.recordBatch(heldBatch(observerId, rows("c", 2)));
+
+    const result = await stub.changeObserver(observerId, { state: "paused", headers: { "x-tenant": "tenant-1" } });
+    expect(result).toEqual({ outcome: "changed", report: await stub.observerReport(observerId) });
+    expect(result).toMatchObject({ report: { id: observerId, state: "paused", status: { backlog: 2 } } });
+  });
+
+  it("changes nothing of a TCP or UDP observer when headers are given", async () => {
+    await declareMetric("socket-headers");
+    const stub = metricObject("socket-headers");
+    for (const protocol of ["tcp", "udp"]) {
+      const { id } = await addObserver("socket-headers", {
+        format: "graphite",
+        protocol,
+        observerHost: "10.0.0.1",
+        observerPort: protocol === "tcp" ? 2003 : 2004,
+      });
+      const observerId = String(id);
+      const change = { state: "paused" as const, secret: rotated, headers: { "x-tenant": "tenant-1" } };
+      expect(await stub.changeObserver(observerId, change)).toEqual({ outcome: "headers-not-http" });
+      expect(await stub.observerReport(observerId)).toMatchObject({ state: "active" });
+      expect(await stub.changeObserver(observerId, { state: "paused" })).toMatchObject({
+        outcome: "changed",
+        report: { state: "paused" },
+      });
+    }
+    const plan = await stub.deliveryPlan("socket-headers");
+    expect(plan.map(({ target }) => [target.secrets, target.headers])).toEqual([
+      [[], {}],
+      [[], {}],
+    ]);
+  });
+
+  it("stops signing with a secret of null, the one being rotated out included", async () => {
+    const observerId = await httpObserver("unsigned", { secret });
+    const stub = metricObject("unsigned");
+    await stub.changeObserver(observerId, { secret: rotated });
+    expect((await stub.deliveryPlan("unsigned"))[0]?.target.secrets).toEqual([rotated, secret]);
+
+    expect(await stub.changeObserver(observerId, { secret: null })).toMatchObject({ outcome: "changed" });
+    expect((await stub.deliveryPlan("unsigned"))[0]?.target.secrets).toEqual([]);
   });
 });
 
 describe("removeObserver", () => {
-  it("removes an observer once and reports whether it existed", async () => {
-    await declareMetric("gone");
+  it("removes an observer once, with its backlog and attempts, and reports whether it existed", async () => {
+    const removed = await httpObserver("gone");
     const kept = await addObserver("gone", { callbackUrl: "http://kept.example/" });
-    const removed = await addObserver("gone", { callbackUrl: "http://gone.example/" });
     const stub = metricObject("gone");
+    await stub.recordBatch(failedBatch(removed, rows("a", 2), "msg_removed"));
 
-    expect(await stub.removeObserver(String(removed.id))).toBe(true);
-    expect(await stub.removeObserver(String(removed.id))).toBe(false);
-    expect(await stub.observerTarget(String(removed.id))).toBeNull();
-    expect(await stub.deliveryTargets("gone")).toEqual([kept]);
-    expect((await request("GET", `${observersPath("gone")}/${removed.id}`)).status).toBe(404);
+    expect(await stub.removeObserver(removed)).toBe(true);
+    expect(await stub.removeObserver(removed)).toBe(false);
+
+    expect(await stub.observerReport(removed)).toBeNull();
+    expect(await stub.listObservers()).toEqual([kept]);
+    expect((await request("GET", `${observersPath("gone")}/${removed}`)).status).toBe(404);
+    const left = await runInDurableObject(stub, (_, state) => ({
+      backlog: new BacklogStore(state.storage.sql).head(removed),
+      attempts: new AttemptLog(state.storage.sql).latest(removed, 50),
+    }));
+    expect(left).toEqual({ backlog: undefined, attempts: [] });
   });
 });

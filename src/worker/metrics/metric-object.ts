@@ -1,10 +1,28 @@
 import { DurableObject } from "cloudflare:workers";
-import type { DeliveryOutcome } from "../delivery/vocabulary";
+import { type Config, readConfig } from "../config";
+import { toAttemptReport } from "../delivery/attempt-report";
+import { executeDeliveries } from "../delivery/transports/dispatch";
+import type { AttemptRecord, BatchReport, Delivery, ObserverPlan } from "../delivery/vocabulary";
+import { encodeIntakeMessages, rowsToData, sendMessages } from "../intake/queue-message";
 import { countingRequests } from "../ops/usage";
+import { AttemptLog } from "./attempt-log";
+import { BacklogStore } from "./backlog-store";
+import { DeliveryLedger } from "./delivery-ledger";
 import { metricCatalogStub } from "./metric-catalog";
 import type { MetricDeclaration, MetricView } from "./metric-schema";
-import type { ObserverRegistration, ObserverReport, ObserverTarget, PublicObserver } from "./observer-schema";
+import type { ObserverChange, ObserverRegistration, ObserverReport, PublicObserver } from "./observer-schema";
 import { ObserverStore } from "./observer-store";
+
+/** The metric under which observers that became disabled are announced. */
+export const observerDisabledMetric = "tower.observer.disabled";
+
+/** How long one alarm keeps delivering an observer's backlog before it yields to the next alarm. */
+const drainTimeMs = 30_000;
+
+export type ObserverChangeResult =
+  | { outcome: "changed"; report: ObserverReport }
+  | { outcome: "unknown-observer" }
+  | { outcome: "headers-not-http" };
 
 export type ObserverRegistrationResult =
   | { outcome: "created" | "existing"; observer: PublicObserver }
@@ -14,8 +32,10 @@ export type ObserverRegistrationResult =
 type MetricRow = { name: string; description: string | null; unit: string | null; listed: number };
 
 /**
- * One metric (one object per metric name): its declaration, its observers and their delivery
- * status. The delivery side reads the observers here on every batch, so they are never stale.
+ * One metric (one object per metric name): its declaration, its observers, their delivery status,
+ * attempt logs and backlogs. The delivery side reads the observers here on every batch, so they are
+ * never stale; what an observer did not receive is written here, and the object's alarm delivers it
+ * when its turn comes.
  *
  * `listed` records whether the catalog knows the metric. It is set only after the catalog
  * confirmed, and cleared before the catalog is told of a deletion, so an interrupted creation or
@@ -24,6 +44,8 @@ type MetricRow = { name: string; description: string | null; unit: string | null
 export class MetricObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly observers: ObserverStore;
+  private readonly attempts: AttemptLog;
+  private readonly ledger: DeliveryLedger;
   /** The tail of the creations and deletions, which run one at a time (they await the catalog). */
   private lifecycle: Promise<unknown> = Promise.resolve();
 
@@ -40,6 +62,8 @@ export class MetricObject extends DurableObject<Env> {
       );
     `);
     this.observers = new ObserverStore(this.sql);
+    this.attempts = new AttemptLog(this.sql);
+    this.ledger = new DeliveryLedger(this.observers, new BacklogStore(this.sql), this.attempts, readConfig(env));
   }
 
   /** Creates the metric if it does not exist. Costs one local read when it does. */
@@ -78,7 +102,7 @@ export class MetricObject extends DurableObject<Env> {
     };
   }
 
-  /** Deletes the metric with its observers; false if it does not exist. */
+  /** Deletes the metric with its observers and their backlogs; false if it does not exist. */
   async deleteMetric(): Promise<boolean> {
     return this.serially(async () => {
       const metric = this.metricRow();
@@ -86,26 +110,34 @@ export class MetricObject extends DurableObject<Env> {
       this.sql.exec("UPDATE metric SET listed = 0");
       await metricCatalogStub(this.env).remove(metric.name);
       this.ctx.storage.transactionSync(() => {
-        this.observers.clear();
+        this.ledger.clear();
         this.sql.exec("DELETE FROM metric");
       });
+      await this.ctx.storage.deleteAlarm();
       return true;
     });
   }
 
   /**
-   * Adds an observer, or finds the one with the same format, protocol and address (whose secret
-   * then becomes the one given: the latest registration says how the observer wants to be signed).
+   * Adds an observer, or finds the one with the same format, protocol and address; a registration
+   * of the same target brings its secret (as a rotation) and headers, when it names them.
    */
-  registerObserver(registration: ObserverRegistration, maxObservers: number): ObserverRegistrationResult {
+  registerObserver(
+    registration: ObserverRegistration,
+    maxObservers: number,
+    secret: string | undefined,
+  ): ObserverRegistrationResult {
     if (!this.metricRow()) return { outcome: "unknown-metric" };
     const existing = this.observers.findSameTarget(registration);
     if (existing) {
-      this.observers.setSecret(existing.id, registration.secret ?? null);
+      this.observers.change(existing.id, {
+        ...(secret === undefined ? {} : { secret, rotationEndsAt: this.rotationEndsAt() }),
+        ...(registration.headers === undefined ? {} : { headers: registration.headers }),
+      });
       return { outcome: "existing", observer: existing };
     }
     if (this.observers.count() >= maxObservers) return { outcome: "limit-reached" };
-    return { outcome: "created", observer: this.observers.insert(registration) };
+    return { outcome: "created", observer: this.observers.insert(registration, secret) };
   }
 
   /** The observers in registration order; null if the metric does not exist. */
@@ -115,28 +147,140 @@ export class MetricObject extends DurableObject<Env> {
   }
 
   observerReport(observerId: string): ObserverReport | null {
-    return this.observers.report(observerId) ?? null;
+    return this.observers.report(observerId, this.ledger.oldestPendingAcceptedAt(observerId)) ?? null;
   }
 
-  /** Every observer of the metric, secrets included; creates the metric if it does not exist. */
-  async deliveryTargets(name: string): Promise<ObserverTarget[]> {
+  /** The observer's latest attempts, newest first; null if there is no such observer. */
+  observerAttempts(observerId: string, limit: number): AttemptRecord[] | null {
+    if (!this.observers.target(observerId, Date.now())) return null;
+    return this.attempts.latest(observerId, limit);
+  }
+
+  /** Pauses, resumes, re-keys or changes the headers of an observer. */
+  async changeObserver(observerId: string, change: ObserverChange): Promise<ObserverChangeResult> {
+    const now = Date.now();
+    const found = this.observers.target(observerId, now);
+    if (!found) return { outcome: "unknown-observer" };
+    if (change.headers !== undefined && found.target.protocol !== "HTTP") return { outcome: "headers-not-http" };
+    this.ctx.storage.transactionSync(() => {
+      if (change.state === "active" && found.ledger.state !== "active") this.ledger.resume(observerId, now);
+      this.observers.change(observerId, {
+        ...(change.state === "paused" ? { state: "paused" } : {}),
+        ...(change.secret === undefined ? {} : { secret: change.secret, rotationEndsAt: this.rotationEndsAt() }),
+        ...(change.headers === undefined ? {} : { headers: change.headers }),
+      });
+    });
+    await this.scheduleWake();
+    return { outcome: "changed", report: this.observerReport(observerId)! };
+  }
+
+  /** Puts the observer's dead data accepted within the range back into its backlog; null if there is no such observer. */
+  async replay(observerId: string, since: number, until: number): Promise<number | null> {
+    const now = Date.now();
+    if (!this.observers.target(observerId, now)) return null;
+    const data = this.ctx.storage.transactionSync(() => this.ledger.replay(observerId, since, until, now));
+    await this.scheduleWake();
+    return data;
+  }
+
+  /**
+   * The observers of the metric and how a batch treats each: delivered to now, or held (its data go
+   * to its backlog). Creates the metric if it does not exist.
+   */
+  async deliveryPlan(name: string): Promise<ObserverPlan[]> {
     await this.ensureMetric(name);
-    return this.observers.targets();
+    return this.observers
+      .targets(Date.now())
+      .map(({ target, ledger }) => ({ target, held: ledger.state !== "active" || ledger.backlog > 0 }));
   }
 
-  /** One observer, secret included; null once it was removed. */
-  observerTarget(observerId: string): ObserverTarget | null {
-    return this.observers.target(observerId) ?? null;
+  /**
+   * A consumer batch's attempts and the data its observers did not receive, recorded in one
+   * transaction: when this returns, those data are on disk in the backlogs.
+   */
+  async recordBatch(report: BatchReport): Promise<void> {
+    const now = Date.now();
+    const disabled = this.ctx.storage.transactionSync(() => this.ledger.recordBatch(report, now));
+    if (report.owed.length > 0 || disabled.length > 0) await this.scheduleWake();
+    await this.announceDisabled(disabled, now);
   }
 
-  /** Adds delivery outcomes to the observers' status, all in one transaction. */
-  recordDeliveries(outcomes: DeliveryOutcome[]): void {
-    this.ctx.storage.transactionSync(() => this.observers.recordDeliveries(outcomes));
+  /** Tries the backlogs that are due, and drops the dead data whose retention ended. */
+  override async alarm(): Promise<void> {
+    const metric = this.metricRow();
+    if (!metric) return;
+    const config = readConfig(this.env);
+    this.ctx.storage.transactionSync(() => this.ledger.sweep(Date.now()));
+    const due = this.ledger.due(Date.now());
+    await Promise.all(due.map((observerId) => this.drain(metric.name, observerId, config)));
+    await this.scheduleWake();
   }
 
-  /** Removes one observer; false if there was none with that id. */
+  /** Removes one observer with its backlog and attempts; false if there was none with that id. */
   removeObserver(observerId: string): boolean {
-    return this.observers.remove(observerId);
+    if (!this.observers.target(observerId, Date.now())) return false;
+    this.ctx.storage.transactionSync(() => this.ledger.remove(observerId));
+    return true;
+  }
+
+  /**
+   * Delivers the observer's backlog in order, one chunk per attempt, until an attempt fails or the
+   * drain's time is up (the observer then stays due, and the next alarm goes on).
+   */
+  private async drain(metric: string, observerId: string, config: Config): Promise<void> {
+    const deadline = Date.now() + drainTimeMs;
+    while (Date.now() < deadline) {
+      const found = this.observers.target(observerId, Date.now());
+      const chunk = this.ledger.head(observerId);
+      if (found?.ledger.state !== "active" || !chunk) return;
+      this.ctx.storage.transactionSync(() => this.ledger.startAttempt(chunk));
+      const delivery: Delivery = {
+        metric,
+        target: found.target,
+        data: rowsToData(metric, chunk.rows),
+        webhookId: chunk.webhookId,
+        attempt: chunk.attempts + 1,
+      };
+      const [result] = await executeDeliveries([delivery], config);
+      const at = Date.now();
+      const outcome = this.ctx.storage.transactionSync(() =>
+        this.ledger.recordBacklogAttempt(chunk, toAttemptReport(result!, at), at),
+      );
+      await this.announceDisabled(outcome.disabled ? [observerId] : [], at);
+      if (!outcome.next) return;
+    }
+  }
+
+  /** Sets the alarm to the next time there is work, or removes it. */
+  private async scheduleWake(): Promise<void> {
+    const wake = this.ledger.nextWake();
+    if (wake === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(Math.max(wake, Date.now()));
+  }
+
+  /**
+   * Each observer that became disabled is announced as a datum of `tower.observer.disabled`
+   * (resourceId: the observer), which other observers can subscribe to. An announcement that
+   * cannot be queued is logged: the disabled state itself is recorded either way.
+   */
+  private async announceDisabled(observerIds: readonly string[], at: number): Promise<void> {
+    if (observerIds.length === 0) return;
+    const data = observerIds.map((observerId) => ({
+      id: `${observerDisabledMetric}:${observerId}:${at}`,
+      metric: observerDisabledMetric,
+      timestamp: at,
+      value: 1,
+      resourceId: observerId,
+    }));
+    try {
+      await sendMessages(this.env.INTAKE_QUEUE, encodeIntakeMessages(data));
+    } catch (error) {
+      console.error("observer disabled, but not announced:", error instanceof Error ? error.message : error);
+    }
+  }
+
+  private rotationEndsAt(): number {
+    return Date.now() + readConfig(this.env).SECRET_ROTATION_HOURS * 3_600_000;
   }
 
   private metricRow(): MetricRow | undefined {

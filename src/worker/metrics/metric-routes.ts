@@ -1,7 +1,7 @@
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { z } from "zod";
-import { jsonBody } from "../../shared/http/json-body";
+import { optionalJsonBody } from "../../shared/http/json-body";
 import type { AppEnv } from "../app";
 import { answered, emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
 import { forgetMetric } from "../intake/metric-registry";
@@ -9,24 +9,6 @@ import { metricCatalogStub } from "./metric-catalog";
 import { metricStub } from "./metric-object";
 import { invalidMetricNameAnswer, metricNameParam, unknownMetric, unknownMetricAnswer } from "./metric-path";
 import { documentedMetricName, metricDeclarationSchema, metricViewSchema } from "./metric-schema";
-
-/** What a client may send (no body at all) and what the handler reads (a body, `{}` when none was sent). */
-interface OptionalJsonInput<S extends z.ZodType> {
-  in: { json?: z.input<S> };
-  out: { json: z.output<S> };
-}
-
-/** Like `jsonBody`, but a request without a body counts as `{}`. */
-function optionalJsonBody<S extends z.ZodType>(schema: S) {
-  const validateBody = jsonBody<S, AppEnv>(schema);
-  const middleware: MiddlewareHandler<AppEnv, string, OptionalJsonInput<S>> = async (c, next) => {
-    const hasBody = c.req.raw.body !== null && c.req.header("content-length") !== "0";
-    if (hasBody) return validateBody(c, next);
-    c.req.addValidatedData("json", schema.parse({}) as object);
-    await next();
-  };
-  return middleware;
-}
 
 /** /metrics: the catalog of metric names, and declaring, reading and deleting one metric. */
 export const metricRoutes = new Hono<AppEnv>()
@@ -54,7 +36,7 @@ export const metricRoutes = new Hono<AppEnv>()
       },
     }),
     metricNameParam,
-    optionalJsonBody(metricDeclarationSchema),
+    optionalJsonBody<typeof metricDeclarationSchema, AppEnv>(metricDeclarationSchema),
     async (c) => {
       const { id } = c.req.valid("param");
       const { created, metric } = await metricStub(c.env, id).declareMetric(id, c.req.valid("json"));

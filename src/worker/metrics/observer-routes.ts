@@ -1,16 +1,31 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { z } from "zod";
-import { jsonBody } from "../../shared/http/json-body";
+import { jsonBody, optionalJsonBody } from "../../shared/http/json-body";
 import { ApiError } from "../../shared/problems";
 import type { AppEnv } from "../app";
 import { emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
 import { settingDefaults } from "../contract/setting-defaults";
+import { queryParams } from "../http/path-params";
 import { observerAddressProblem } from "./address-policy";
+import { attemptsKept } from "./attempt-log";
+import { resolveSecret } from "./generated-secret";
 import { metricStub } from "./metric-object";
 import { invalidMetricNameAnswer, metricNameParam, unknownMetric, unknownMetricAnswer } from "./metric-path";
-import { observerRegistrationSchema } from "./observer-schema";
-import { observerReportSchema, publicObserverSchema } from "./observer-view-schema";
+import {
+  attemptsQuerySchema,
+  observerChangeSchema,
+  observerRegistrationSchema,
+  replayRangeSchema,
+} from "./observer-schema";
+import {
+  attemptRecordSchema,
+  observerReportSchema,
+  observerReportWithSecretSchema,
+  observerWithSecretSchema,
+  publicObserverSchema,
+  replayAnswerSchema,
+} from "./observer-view-schema";
 
 function unknownObserver(metric: string, observerId: string): ApiError {
   return ApiError.notFound(`The metric ${JSON.stringify(metric)} has no observer ${JSON.stringify(observerId)}.`);
@@ -41,11 +56,11 @@ export const observerRoutes = new Hono<AppEnv>()
         "address must be a public destination.",
       responses: {
         200: jsonAnswer(
-          "An observer of the same format, protocol and address exists: it is answered, and its secret replaced " +
-            "by this request's (or removed).",
-          publicObserverSchema,
+          "An observer of the same format, protocol and address exists: it is answered; a secret or headers in " +
+            "this request replace its own (the old secret keeps signing beside the new one for a while).",
+          observerWithSecretSchema,
         ),
-        201: jsonAnswer("Registered.", publicObserverSchema),
+        201: jsonAnswer("Registered.", observerWithSecretSchema),
         400: problemAnswer("The metric name in the path, or the body, is not valid, or the address may not be used."),
         404: unknownMetricAnswer,
         409: problemAnswer(
@@ -62,7 +77,10 @@ export const observerRoutes = new Hono<AppEnv>()
       const addressProblem = observerAddressProblem(registration, c.get("config").ALLOW_PRIVATE_OBSERVERS);
       if (addressProblem) throw ApiError.validation([addressProblem], "The observer's address may not be used.");
       const maxObservers = c.get("config").MAX_OBSERVERS_PER_METRIC;
-      const result = await metricStub(c.env, id).registerObserver(registration, maxObservers);
+      const secret = resolveSecret(registration.secret);
+      const result = await metricStub(c.env, id).registerObserver(registration, maxObservers, secret);
+      // A generated secret is shown once, in the answer to the request that asked for it.
+      const shown = registration.secret === "generate" ? { secret } : {};
       switch (result.outcome) {
         case "unknown-metric":
           throw unknownMetric(id);
@@ -72,9 +90,9 @@ export const observerRoutes = new Hono<AppEnv>()
             `The metric ${JSON.stringify(id)} already has the maximum of ${maxObservers} observers; remove one first.`,
           );
         case "created":
-          return c.json(result.observer, 201);
+          return c.json({ ...result.observer, ...shown }, 201);
         case "existing":
-          return c.json(result.observer, 200);
+          return c.json({ ...result.observer, ...shown }, 200);
       }
     },
   )
@@ -118,12 +136,95 @@ export const observerRoutes = new Hono<AppEnv>()
       return c.json(report);
     },
   )
+  .patch(
+    "/:oid",
+    describeRoute({
+      tags: ["Observers"],
+      summary: "Pause, resume, re-key or change the headers of an observer",
+      description:
+        "paused: deliveries are held in the backlog (within MAX_BACKLOG_DATA) and delivered in order on resume. " +
+        "active also resumes an observer disabled after DISABLE_AFTER_HOURS of failures. A new secret signs " +
+        "deliveries beside the old one for SECRET_ROTATION_HOURS (two signatures in webhook-signature).",
+      parameters: [observerIdParameter],
+      responses: {
+        200: jsonAnswer("The observer with its status after the change.", observerReportWithSecretSchema),
+        400: problemAnswer("The metric name in the path, or the body, is not valid; headers on a TCP or UDP observer."),
+        404: unknownObserverAnswer,
+      },
+    }),
+    metricNameParam,
+    jsonBody(observerChangeSchema),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const observerId = c.req.param("oid");
+      const change = c.req.valid("json");
+      const secret = resolveSecret(change.secret);
+      const result = await metricStub(c.env, id).changeObserver(observerId, { ...change, secret });
+      switch (result.outcome) {
+        case "unknown-observer":
+          throw unknownObserver(id, observerId);
+        case "headers-not-http":
+          throw ApiError.validation([{ path: "/headers", message: "Headers only apply to HTTP observers." }]);
+        case "changed":
+          return c.json({ ...result.report, ...(change.secret === "generate" ? { secret } : {}) });
+      }
+    },
+  )
+  .get(
+    "/:oid/attempts",
+    describeRoute({
+      tags: ["Observers"],
+      summary: "An observer's latest delivery attempts",
+      description: `Newest first. The service keeps the last ${attemptsKept} attempts per observer.`,
+      parameters: [observerIdParameter],
+      responses: {
+        200: jsonAnswer("The attempts.", z.array(attemptRecordSchema)),
+        400: problemAnswer("The metric name in the path or the limit is not valid."),
+        404: unknownObserverAnswer,
+      },
+    }),
+    metricNameParam,
+    queryParams(attemptsQuerySchema),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const observerId = c.req.param("oid");
+      const attempts = await metricStub(c.env, id).observerAttempts(observerId, c.req.valid("query").limit);
+      if (!attempts) throw unknownObserver(id, observerId);
+      return c.json(attempts);
+    },
+  )
+  .post(
+    "/:oid/replay",
+    describeRoute({
+      tags: ["Observers"],
+      summary: "Deliver dead data again",
+      description:
+        "Dead data (tried for the whole retry schedule) accepted within the range go back into the backlog, " +
+        "with their original webhook-id, and are tried again. No body: all dead data.",
+      parameters: [observerIdParameter],
+      responses: {
+        202: jsonAnswer("How many data went back into the backlog.", replayAnswerSchema),
+        400: problemAnswer("The metric name in the path, or the range, is not valid."),
+        404: unknownObserverAnswer,
+      },
+    }),
+    metricNameParam,
+    optionalJsonBody(replayRangeSchema),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const observerId = c.req.param("oid");
+      const { since, until } = c.req.valid("json");
+      const data = await metricStub(c.env, id).replay(observerId, since ?? 0, until ?? Number.MAX_SAFE_INTEGER);
+      if (data === null) throw unknownObserver(id, observerId);
+      return c.json({ data }, 202);
+    },
+  )
   .delete(
     "/:oid",
     describeRoute({
       tags: ["Observers"],
       summary: "Remove an observer",
-      description: "It receives nothing more, including data whose delivery was being retried.",
+      description: "It receives nothing more; its backlog and attempt log go with it.",
       parameters: [observerIdParameter],
       responses: { 204: emptyAnswer("Removed."), 400: invalidMetricNameAnswer, 404: unknownObserverAnswer },
     }),

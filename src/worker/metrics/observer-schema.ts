@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { DeliveryStatus } from "../delivery/vocabulary";
+import type { DeliveryStatus, ObserverState } from "../delivery/vocabulary";
+import { attemptsKept } from "./attempt-log";
 import { observerFormats, observerProtocols } from "./observer-kinds";
 
 /** One of `values`, matched without regard to case and returned in its canonical spelling. */
@@ -46,7 +47,11 @@ const callbackUrlMessage = "The callbackUrl must be an absolute http or https UR
 
 const callbackUrlSchema = z
   .string("The callbackUrl must be a string.")
-  .meta({ format: "uri", description: "An absolute http or https URL; HTTP observers only." })
+  .max(2_048, "The callbackUrl must be at most 2048 characters long.")
+  .meta({
+    format: "uri",
+    description: "An absolute http or https URL of at most 2048 characters; HTTP observers only.",
+  })
   .transform((value, ctx) => {
     const url = parseUrl(value);
     if (url?.protocol !== "http:" && url?.protocol !== "https:") {
@@ -60,6 +65,7 @@ const observerHostMessage = "The observerHost must be an IP address or a DNS hos
 
 const observerHostSchema = z
   .string("The observerHost must be a string.")
+  .max(253, "The observerHost must be at most 253 characters long.")
   .meta({
     description: "An IP address (IPv6 with or without brackets) or a DNS host name; TCP and UDP observers only.",
   })
@@ -88,6 +94,49 @@ const portMessage = "The observerPort must be an integer from 1 to 65535.";
 
 export const observerPortSchema = z.int(portMessage).min(1, portMessage).max(65_535, portMessage);
 
+/** A secret of the observer's own, or "generate" for one the service makes (and returns once). */
+const secretSchema = z
+  .union(
+    [
+      z.literal("generate"),
+      z
+        .string("The secret must be a string.")
+        .min(16, 'The secret must be at least 16 characters long (or "generate").')
+        .max(128, "The secret must be at most 128 characters long."),
+    ],
+    { error: 'The secret must be a string of 16 to 128 characters, or "generate".' },
+  )
+  .meta({
+    writeOnly: true,
+    description: 'Signs HTTP deliveries (Standard Webhooks); never returned. "generate" makes one, answered once.',
+  });
+
+/** Headers the service sets itself, or that only describe a connection, may not be given. */
+const reservedHeader =
+  /^(host|content-type|content-length|transfer-encoding|connection|keep-alive|te|trailer|upgrade|proxy-.*|webhook-.*|user-agent)$/i;
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// Visible ASCII and spaces or tabs inside, as a header field value may hold.
+const headerValue = /^[\t\x20-\x7e]*$/;
+
+/** Extra request headers of an HTTP observer's deliveries, e.g. the Authorization its receiver needs. */
+export const headersSchema = z
+  .record(
+    z
+      .string()
+      .regex(headerName, "A header name must be a token (letters, digits and !#$%&'*+.^_`|~-).")
+      .max(256, "A header name must be at most 256 characters long.")
+      .refine((name) => !reservedHeader.test(name), "This header is set by the service and may not be given."),
+    z
+      .string("A header value must be a string.")
+      .max(8_192, "A header value must be at most 8192 characters long.")
+      .regex(headerValue, "A header value may hold visible ASCII characters, spaces and tabs only."),
+  )
+  .refine((headers) => Object.keys(headers).length <= 32, "At most 32 headers may be given.")
+  .meta({
+    writeOnly: true,
+    description: "Extra request headers of HTTP deliveries (e.g. Authorization); never returned.",
+  });
+
 /**
  * Body of POST /metrics/:id/observers, parsed into the observer's target: canonical format and
  * protocol, normalised address. Where an observer may send to (the address policy) is not decided
@@ -100,15 +149,14 @@ export const observerRegistrationSchema = z
     callbackUrl: callbackUrlSchema.optional(),
     observerHost: observerHostSchema.optional(),
     observerPort: observerPortSchema.optional().meta({ description: "TCP and UDP observers only." }),
-    secret: z
-      .string("The secret must be a string.")
-      .min(16, "The secret must be at least 16 characters long.")
-      .max(128, "The secret must be at most 128 characters long.")
-      .optional()
-      .meta({ writeOnly: true, description: "Signs HTTP deliveries (Standard Webhooks); never returned." }),
+    secret: secretSchema.optional(),
+    headers: headersSchema.optional(),
   })
   .superRefine(
     (body, ctx) => {
+      if (body.headers !== undefined && body.protocol !== "HTTP") {
+        ctx.addIssue({ code: "custom", path: ["headers"], message: "Headers only apply to HTTP observers." });
+      }
       for (const field of addressFields) {
         const present = body[field] !== undefined;
         const belongs = (field === "callbackUrl") === (body.protocol === "HTTP");
@@ -130,11 +178,27 @@ export const observerRegistrationSchema = z
 /** What an observer asks to be sent, and where: the parsed registration. */
 export type ObserverRegistration = z.output<typeof observerRegistrationSchema>;
 
-/** A registered observer as the delivery side needs it, secret included. */
-export type ObserverTarget = ObserverRegistration & { id: string };
+/** A registered observer as the API shows it: its secret and headers never leave the service. */
+export type PublicObserver = Omit<ObserverRegistration, "secret" | "headers"> & { id: string; state: ObserverState };
 
-/** A registered observer as the API shows it: the secret never leaves the service. */
-export type PublicObserver = Omit<ObserverTarget, "secret">;
+/** Body of PATCH /metrics/:id/observers/:oid: what to change, at least one thing. */
+export const observerChangeSchema = z
+  .strictObject({
+    state: z
+      .enum(["active", "paused"], 'The state must be "active" or "paused".')
+      .optional()
+      .meta({ description: "paused holds deliveries in the backlog; active resumes them (also a disabled observer)." }),
+    secret: secretSchema.nullable().optional().meta({
+      description:
+        'A new secret (the old one keeps signing beside it for a while), "generate", or null to stop signing.',
+    }),
+    headers: headersSchema.optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, "Name at least one of state, secret and headers.")
+  .meta({ id: "ObserverChange", description: "What to change in an observer; at least one field." });
+
+/** A PATCH as the metric's object applies it: a generated secret is made before. */
+export type ObserverChange = Omit<z.output<typeof observerChangeSchema>, "secret"> & { secret?: string | null };
 
 export type ObserverReport = PublicObserver & { status: DeliveryStatus };
 
@@ -146,3 +210,31 @@ export function observerAddress({ callbackUrl, observerHost, observerPort }: Obs
   if (callbackUrl !== undefined) return callbackUrl;
   return `${observerHost?.includes(":") ? `[${observerHost}]` : observerHost}:${observerPort}`;
 }
+
+/** Query of GET …/attempts: how many of the latest attempts. */
+export const attemptsQuerySchema = z.object({
+  limit: z.coerce
+    .number("The limit must be a number.")
+    .int("The limit must be a whole number.")
+    .min(1, "The limit must be at least 1.")
+    .max(attemptsKept, `The limit must be at most ${attemptsKept}.`)
+    .default(50),
+});
+
+const instant = (field: string) =>
+  z.iso
+    .datetime({ offset: true, error: `The ${field} must be an ISO 8601 date and time, e.g. 2026-01-31T12:00:00Z.` })
+    .transform((text) => Date.parse(text))
+    .optional();
+
+/** Body of POST …/replay: the dead data accepted within this range, both ends optional. */
+export const replayRangeSchema = z
+  .strictObject({ since: instant("since"), until: instant("until") })
+  .refine(({ since, until }) => since === undefined || until === undefined || since <= until, {
+    message: "The since must not be after the until.",
+    path: ["since"],
+  })
+  .meta({
+    id: "ReplayRange",
+    description: "Dead data accepted within this range go back to the backlog; both ends optional.",
+  });

@@ -1,12 +1,7 @@
-import type { DeliveryOutcome, DeliveryStatus } from "../delivery/vocabulary";
+import type { DeliveryStatus, DeliveryTarget, ObserverState } from "../delivery/vocabulary";
 import type { ObserverFormat, ObserverProtocol } from "./observer-kinds";
-import {
-  type ObserverRegistration,
-  type ObserverReport,
-  type ObserverTarget,
-  observerAddress,
-  type PublicObserver,
-} from "./observer-schema";
+import { type ObserverRegistration, observerAddress, type PublicObserver } from "./observer-schema";
+import { addMissingColumns, columnNames } from "./sql-columns";
 
 type ObserverRow = {
   id: string;
@@ -16,48 +11,69 @@ type ObserverRow = {
   observer_host: string | null;
   observer_port: number | null;
   secret: string | null;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  headers: string | null;
+  state: ObserverState;
   delivered: number;
   failed: number;
-  lost: number;
+  dead: number;
+  dropped: number;
+  backlog: number;
+  attempts_logged: number;
+  retry_step: number;
+  next_attempt_at: number | null;
+  failing_since: number | null;
   last_success_at: number | null;
   last_failure_at: number | null;
   last_error: string | null;
 };
 
+/** An observer's delivery bookkeeping, as the retry logic reads it. */
+export type ObserverLedger = Pick<
+  ObserverRow,
+  "id" | "state" | "backlog" | "dead" | "retry_step" | "next_attempt_at" | "failing_since"
+>;
+
 const observerColumns =
-  "id, format, protocol, callback_url, observer_host, observer_port, secret, " +
-  "delivered, failed, lost, last_success_at, last_failure_at, last_error";
+  "id, format, protocol, callback_url, observer_host, observer_port, secret, previous_secret, " +
+  "previous_secret_until, headers, state, delivered, failed, dead, dropped, backlog, attempts_logged, " +
+  "retry_step, next_attempt_at, failing_since, last_success_at, last_failure_at, last_error";
 
 function publicObserver(row: ObserverRow): PublicObserver {
   const address =
     row.callback_url === null
       ? { observerHost: row.observer_host!, observerPort: row.observer_port! }
       : { callbackUrl: row.callback_url };
-  return { id: row.id, format: row.format, protocol: row.protocol, ...address };
+  return { id: row.id, format: row.format, protocol: row.protocol, ...address, state: row.state };
 }
 
-function toTarget(row: ObserverRow): ObserverTarget {
-  return row.secret === null ? publicObserver(row) : { ...publicObserver(row), secret: row.secret };
+function toTarget(row: ObserverRow, now: number): DeliveryTarget {
+  const { secret, previous_secret: previous, previous_secret_until: until } = row;
+  const secrets = [secret, previous !== null && until !== null && until > now ? previous : null];
+  return {
+    ...publicObserver(row),
+    secrets: secrets.filter((value): value is string => value !== null),
+    headers: row.headers === null ? {} : (JSON.parse(row.headers) as Record<string, string>),
+  };
 }
 
 function isoTime(epochMs: number | null): string | null {
   return epochMs === null ? null : new Date(epochMs).toISOString();
 }
 
-function deliveryStatus(row: ObserverRow): DeliveryStatus {
-  return {
-    delivered: row.delivered,
-    failed: row.failed,
-    lost: row.lost,
-    lastSuccessAt: isoTime(row.last_success_at),
-    lastFailureAt: isoTime(row.last_failure_at),
-    lastError: row.last_error,
-  };
+/** The fields a PATCH may change, as stored. */
+export interface ObserverChanges {
+  state?: "active" | "paused";
+  /** The new secret, the current one signing beside it until `rotationEndsAt`; null: no signing. */
+  secret?: string | null;
+  rotationEndsAt?: number;
+  headers?: Record<string, string>;
 }
 
 /**
- * The observers of one metric and their delivery status, in the metric's SQLite storage. Callers
- * (the metric's Durable Object) decide when; this class holds every statement.
+ * The observers of one metric with their delivery status and retry bookkeeping, in the metric's
+ * SQLite storage. Callers (the metric's Durable Object) decide when; this class holds every statement.
  */
 export class ObserverStore {
   constructor(private readonly sql: SqlStorage) {
@@ -73,13 +89,31 @@ export class ObserverStore {
         secret TEXT,
         delivered INTEGER NOT NULL DEFAULT 0,
         failed INTEGER NOT NULL DEFAULT 0,
-        lost INTEGER NOT NULL DEFAULT 0,
         last_success_at INTEGER,
         last_failure_at INTEGER,
         last_error TEXT
       );
       CREATE UNIQUE INDEX IF NOT EXISTS observer_target ON observer (format, protocol, address);
     `);
+    // Columns added since the first release; stored observers get them with their defaults.
+    const added = addMissingColumns(sql, "observer", {
+      previous_secret: "TEXT",
+      previous_secret_until: "INTEGER",
+      headers: "TEXT",
+      state: "TEXT NOT NULL DEFAULT 'active'",
+      dead: "INTEGER NOT NULL DEFAULT 0",
+      dropped: "INTEGER NOT NULL DEFAULT 0",
+      backlog: "INTEGER NOT NULL DEFAULT 0",
+      attempts_logged: "INTEGER NOT NULL DEFAULT 0",
+      retry_step: "INTEGER NOT NULL DEFAULT 0",
+      next_attempt_at: "INTEGER",
+      failing_since: "INTEGER",
+    });
+    // The first release counted data given up on as `lost`; they are what is now called dropped.
+    // A table created by this release has no such column.
+    if (added.includes("dropped") && columnNames(sql, "observer").has("lost")) {
+      sql.exec("UPDATE observer SET dropped = lost");
+    }
   }
 
   count(): number {
@@ -99,15 +133,11 @@ export class ObserverStore {
     return row && publicObserver(row);
   }
 
-  setSecret(observerId: string, secret: string | null): void {
-    this.sql.exec("UPDATE observer SET secret = ? WHERE id = ?", secret, observerId);
-  }
-
-  insert(registration: ObserverRegistration): PublicObserver {
+  insert(registration: ObserverRegistration, secret: string | undefined): PublicObserver {
     const created = this.sql
       .exec<ObserverRow>(
-        `INSERT INTO observer (id, format, protocol, address, callback_url, observer_host, observer_port, secret)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${observerColumns}`,
+        `INSERT INTO observer (id, format, protocol, address, callback_url, observer_host, observer_port, secret, headers)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${observerColumns}`,
         crypto.randomUUID(),
         registration.format,
         registration.protocol,
@@ -115,10 +145,37 @@ export class ObserverStore {
         registration.callbackUrl ?? null,
         registration.observerHost ?? null,
         registration.observerPort ?? null,
-        registration.secret ?? null,
+        secret ?? null,
+        registration.headers === undefined ? null : JSON.stringify(registration.headers),
       )
       .one();
     return publicObserver(created);
+  }
+
+  /** Applies a PATCH (or a registration of the same target, which may bring a secret and headers). */
+  change(observerId: string, changes: ObserverChanges): void {
+    if (changes.state !== undefined) {
+      this.sql.exec("UPDATE observer SET state = ? WHERE id = ?", changes.state, observerId);
+    }
+    if (changes.secret === null) {
+      this.sql.exec(
+        "UPDATE observer SET secret = NULL, previous_secret = NULL, previous_secret_until = NULL WHERE id = ?",
+        observerId,
+      );
+    } else if (changes.secret !== undefined) {
+      // The secret being replaced keeps signing beside the new one for the rotation's grace period.
+      this.sql.exec(
+        `UPDATE observer SET previous_secret = secret, previous_secret_until = ?, secret = ?
+         WHERE id = ? AND secret IS NOT ?`,
+        changes.rotationEndsAt ?? null,
+        changes.secret,
+        observerId,
+        changes.secret,
+      );
+    }
+    if (changes.headers !== undefined) {
+      this.sql.exec("UPDATE observer SET headers = ? WHERE id = ?", JSON.stringify(changes.headers), observerId);
+    }
   }
 
   /** Every observer in registration order. */
@@ -126,51 +183,141 @@ export class ObserverStore {
     return this.rows().map(publicObserver);
   }
 
-  /** Every observer in registration order, secrets included. */
-  targets(): ObserverTarget[] {
-    return this.rows().map(toTarget);
+  /** Every observer in registration order, as the delivery side needs it, with its ledger. */
+  targets(now: number): { target: DeliveryTarget; ledger: ObserverLedger }[] {
+    return this.rows().map((row) => ({ target: toTarget(row, now), ledger: row }));
   }
 
-  target(observerId: string): ObserverTarget | undefined {
+  target(observerId: string, now: number): { target: DeliveryTarget; ledger: ObserverLedger } | undefined {
     const row = this.row(observerId);
-    return row && toTarget(row);
+    return row && { target: toTarget(row, now), ledger: row };
   }
 
-  report(observerId: string): ObserverReport | undefined {
+  /** The observer as the API shows it, with its status; `oldestBacklogAt` comes from the backlog. */
+  report(
+    observerId: string,
+    oldestBacklogAt: number | null,
+  ): (PublicObserver & { status: DeliveryStatus }) | undefined {
     const row = this.row(observerId);
-    return row && { ...publicObserver(row), status: deliveryStatus(row) };
+    if (!row) return undefined;
+    const status: DeliveryStatus = {
+      delivered: row.delivered,
+      failed: row.failed,
+      dead: row.dead,
+      dropped: row.dropped,
+      lost: row.dead + row.dropped,
+      backlog: row.backlog,
+      oldestBacklogAt: isoTime(oldestBacklogAt),
+      nextAttemptAt: isoTime(row.state === "active" && row.backlog > 0 ? row.next_attempt_at : null),
+      lastSuccessAt: isoTime(row.last_success_at),
+      lastFailureAt: isoTime(row.last_failure_at),
+      lastError: row.last_error,
+    };
+    return { ...publicObserver(row), status };
   }
 
-  /**
-   * Adds delivery outcomes to the observers' status. Outcomes of observers removed meanwhile are
-   * dropped. The last-* fields keep the latest outcome even when reports arrive out of order.
-   */
-  recordDeliveries(outcomes: readonly DeliveryOutcome[]): void {
-    for (const { observerId, ok, data, at, error, lost } of outcomes) {
-      if (ok) {
-        this.sql.exec(
-          `UPDATE observer SET delivered = delivered + ?, last_success_at = MAX(COALESCE(last_success_at, ?), ?)
-           WHERE id = ?`,
-          data,
-          at,
-          at,
-          observerId,
-        );
-      } else {
-        this.sql.exec(
-          `UPDATE observer SET failed = failed + 1, lost = lost + ?,
-             last_error = CASE WHEN last_failure_at IS NULL OR last_failure_at <= ? THEN ? ELSE last_error END,
-             last_failure_at = MAX(COALESCE(last_failure_at, ?), ?)
-           WHERE id = ?`,
-          lost ? data : 0,
-          at,
-          error ?? null,
-          at,
-          at,
-          observerId,
-        );
-      }
-    }
+  /** Data delivered: counted, and the observer is no longer failing. */
+  recordSuccess(observerId: string, data: number, at: number): void {
+    this.sql.exec(
+      `UPDATE observer SET delivered = delivered + ?, last_success_at = MAX(COALESCE(last_success_at, ?), ?),
+         failing_since = NULL, retry_step = 0
+       WHERE id = ?`,
+      data,
+      at,
+      at,
+      observerId,
+    );
+  }
+
+  /** A failed attempt: counted, and the failure's time and reason kept (the latest wins, whatever the order of reports). */
+  recordFailure(observerId: string, error: string, at: number): void {
+    this.sql.exec(
+      `UPDATE observer SET failed = failed + 1,
+         last_error = CASE WHEN last_failure_at IS NULL OR last_failure_at <= ? THEN ? ELSE last_error END,
+         last_failure_at = MAX(COALESCE(last_failure_at, ?), ?),
+         failing_since = COALESCE(failing_since, ?)
+       WHERE id = ?`,
+      at,
+      error,
+      at,
+      at,
+      at,
+      observerId,
+    );
+  }
+
+  /** Reserves the attempt log's next sequence number of the observer. */
+  nextAttemptSequence(observerId: string): number {
+    return this.sql
+      .exec<{ attempts_logged: number }>(
+        "UPDATE observer SET attempts_logged = attempts_logged + 1 WHERE id = ? RETURNING attempts_logged",
+        observerId,
+      )
+      .one().attempts_logged;
+  }
+
+  /** Moves data between the backlog's counters: `pending` and `dead` data gained (or lost, when negative), `dropped` data. */
+  adjustBacklog(observerId: string, change: { pending?: number; dead?: number; dropped?: number }): void {
+    this.sql.exec(
+      "UPDATE observer SET backlog = backlog + ?, dead = dead + ?, dropped = dropped + ? WHERE id = ?",
+      change.pending ?? 0,
+      change.dead ?? 0,
+      change.dropped ?? 0,
+      observerId,
+    );
+  }
+
+  /** When the observer's backlog is tried next, and after how many failed retries. */
+  schedule(observerId: string, nextAttemptAt: number | null, retryStep: number): void {
+    this.sql.exec(
+      "UPDATE observer SET next_attempt_at = ?, retry_step = ? WHERE id = ?",
+      nextAttemptAt,
+      retryStep,
+      observerId,
+    );
+  }
+
+  disable(observerId: string): void {
+    this.sql.exec("UPDATE observer SET state = 'disabled' WHERE id = ?", observerId);
+  }
+
+  /** Back to active: a new outage clock, a new run of the schedule, and the backlog tried at once. */
+  resume(observerId: string, now: number): void {
+    this.sql.exec(
+      `UPDATE observer SET state = 'active', failing_since = NULL, retry_step = 0, next_attempt_at = ?
+       WHERE id = ?`,
+      now,
+      observerId,
+    );
+  }
+
+  /** A new outage clock and a new run of the schedule, the backlog tried at once; the state stays. */
+  restartOutage(observerId: string, now: number): void {
+    this.sql.exec(
+      "UPDATE observer SET failing_since = NULL, retry_step = 0, next_attempt_at = ? WHERE id = ?",
+      now,
+      observerId,
+    );
+  }
+
+  /** The earliest time an active observer's backlog is due, if any. */
+  nextDue(): number | null {
+    return this.sql
+      .exec<{ due: number | null }>(
+        "SELECT MIN(next_attempt_at) AS due FROM observer WHERE state = 'active' AND backlog > 0",
+      )
+      .one().due;
+  }
+
+  /** Active observers whose backlog is due by `now`. */
+  due(now: number): string[] {
+    return this.sql
+      .exec<{ id: string }>(
+        "SELECT id FROM observer WHERE state = 'active' AND backlog > 0 AND next_attempt_at <= ? ORDER BY rowid",
+        now,
+      )
+      .toArray()
+      .map((row) => row.id);
   }
 
   /** Removes one observer; false if there was none with that id. */

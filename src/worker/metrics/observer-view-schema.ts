@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DeliveryStatus } from "../delivery/vocabulary";
+import type { AttemptRecord, DeliveryStatus } from "../delivery/vocabulary";
 import { observerFormats, observerProtocols } from "./observer-kinds";
 import { type ObserverReport, observerPortSchema, type PublicObserver } from "./observer-schema";
 
@@ -9,11 +9,18 @@ import { type ObserverReport, observerPortSchema, type PublicObserver } from "./
  * reads which fields come with which protocol.
  */
 
+const count = (description: string) => z.int().min(0).meta({ description });
+
 const deliveryStatusSchema = z
   .strictObject({
-    delivered: z.int().min(0).meta({ description: "Data handed over successfully." }),
-    failed: z.int().min(0).meta({ description: "Failed attempts; giving up on a payload counts as one more." }),
-    lost: z.int().min(0).meta({ description: "Data given up on after DELIVERY_MAX_ATTEMPTS attempts." }),
+    delivered: count("Data handed over successfully."),
+    failed: count("Failed attempts."),
+    dead: count("Data tried for the whole retry schedule, kept for replay for DEAD_RETENTION_HOURS."),
+    dropped: count("Data dropped: dead past their retention, or the oldest over MAX_BACKLOG_DATA."),
+    lost: count("dead + dropped, for clients of the first status shape."),
+    backlog: count("Data waiting to be delivered, in the order they were accepted."),
+    oldestBacklogAt: z.iso.datetime().nullable().meta({ description: "When the oldest waiting datum was accepted." }),
+    nextAttemptAt: z.iso.datetime().nullable().meta({ description: "When the backlog is tried next." }),
     lastSuccessAt: z.iso.datetime().nullable(),
     lastFailureAt: z.iso.datetime().nullable(),
     lastError: z.string().nullable().meta({ description: "Why the latest failure happened." }),
@@ -26,6 +33,9 @@ const deliveryStatusSchema = z
 const identity = {
   id: z.uuid().meta({ description: "Assigned by the service." }),
   format: z.enum(observerFormats),
+  state: z.enum(["active", "paused", "disabled"]).meta({
+    description: "paused and disabled observers receive nothing; their data wait in the backlog.",
+  }),
 };
 
 const httpAddress = { protocol: z.literal("HTTP"), callbackUrl: z.url() };
@@ -57,3 +67,45 @@ export const observerReportSchema = z
     id: "ObserverReport",
     description: "An observer with its delivery status.",
   }) satisfies z.ZodType<ObserverReport>;
+
+/** The answer of a registration or change that generated a secret: shown this once. */
+export const observerWithSecretSchema = z
+  .discriminatedUnion("protocol", [
+    z.strictObject({ ...identity, ...httpAddress, secret: z.string().optional() }),
+    z.strictObject({ ...identity, ...socketAddress, secret: z.string().optional() }),
+  ])
+  .meta({
+    id: "RegisteredObserver",
+    description: 'A registered observer; `secret` is present only when the request asked for "generate".',
+  });
+
+export const observerReportWithSecretSchema = z
+  .discriminatedUnion("protocol", [
+    z.strictObject({ ...identity, ...httpAddress, ...status, secret: z.string().optional() }),
+    z.strictObject({ ...identity, ...socketAddress, ...status, secret: z.string().optional() }),
+  ])
+  .meta({
+    id: "ChangedObserver",
+    description:
+      'An observer with its status after a change; `secret` is present only when the change asked for "generate".',
+  });
+
+export const attemptRecordSchema = z
+  .strictObject({
+    at: z.iso.datetime(),
+    attempt: z.int().min(1).meta({ description: "Which attempt at these data (1 = the first)." }),
+    ok: z.boolean(),
+    httpStatus: z.int().optional().meta({ description: "The observer's answer, for HTTP observers." }),
+    error: z.string().optional(),
+    latencyMs: z.int().min(0),
+    data: z.int().min(0).meta({ description: "Data the attempt carried." }),
+    webhookId: z.string().meta({ description: "The webhook-id of the payload; the same on every retry of it." }),
+  })
+  .meta({
+    id: "DeliveryAttempt",
+    description: "One delivery attempt to the observer.",
+  }) satisfies z.ZodType<AttemptRecord>;
+
+export const replayAnswerSchema = z
+  .strictObject({ data: z.int().min(0).meta({ description: "Dead data put back into the backlog." }) })
+  .meta({ id: "Replay" });

@@ -9,9 +9,10 @@ export const usageSchema = z
     since: z.iso.datetime().meta({ description: "When this instance started counting." }),
     dataAccepted: count("Data accepted by the intake."),
     durableObjectRequests: count("Calls to the per-metric storage objects."),
-    queueMessagesWritten: count("Queue messages sent (intake and retries)."),
+    queueMessagesWritten: count("Queue messages sent to the intake queue."),
     queueMessagesRead: count("Queue messages received by the consumers."),
     outboundRequests: count("HTTP requests made to observers and to the relay."),
+    backlogDataWritten: count("Data written to observers' backlogs (failed, held or unfinished deliveries)."),
   })
   .meta({
     id: "Usage",

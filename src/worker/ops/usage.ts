@@ -10,6 +10,8 @@ export const usage = {
   queueMessagesWritten: 0,
   queueMessagesRead: 0,
   outboundRequests: 0,
+  /** Data written to observers' backlogs: only what an observer did not take at once. */
+  backlogDataWritten: 0,
 };
 
 /** A Durable Object stub whose every RPC call is counted as one Durable Object request. */

@@ -121,10 +121,21 @@ function mutate(root: Json | undefined, change: Mutation): Json | undefined {
   return root;
 }
 
+const copy = <T extends Json>(value: T): T => JSON.parse(JSON.stringify(value));
+
+/**
+ * Mutations work on copies: of the base, and of each inserted value, since an arbitrary may give
+ * the same instance twice (`fc.constantFrom([])`), which one mutation could then insert into itself.
+ */
 function mutatedText(valid: readonly Json[]): fc.Arbitrary<string> {
   return fc
     .tuple(fc.constantFrom(...valid), fc.array(mutation, { minLength: 1, maxLength: 3 }))
-    .map(([base, changes]) => changes.reduce(mutate, JSON.parse(JSON.stringify(base)) as Json | undefined))
+    .map(([base, changes]) =>
+      changes.reduce<Json | undefined>(
+        (body, change) => mutate(body, change.kind === "drop" ? change : { ...change, value: copy(change.value) }),
+        copy(base),
+      ),
+    )
     .map((body) => (body === undefined ? "" : JSON.stringify(body)));
 }
 

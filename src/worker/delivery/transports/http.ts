@@ -1,22 +1,39 @@
 import { countedFetch } from "../../ops/usage";
 import { serviceVersion } from "../../ops/version";
 import { serializerFor } from "../formats";
+import { retryAfterSeconds } from "../retry-schedule";
 import type { Delivery, DeliveryResult } from "../vocabulary";
 import { signWebhook } from "./webhook-signature";
 
-function describeFailure(error: unknown, timeoutMs: number): string {
+/** Why a request ended without an answer: the batch's budget ran out first, or the observer never answered. */
+function describeFailure(error: unknown, timeoutMs: number, budget: AbortSignal | undefined): Partial<DeliveryResult> {
+  if (budget?.aborted)
+    return { deferred: true, error: "not answered within the batch's budget; continued from the backlog" };
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-    return `no answer within ${timeoutMs} ms`;
+    return { error: `no answer within ${timeoutMs} ms` };
   }
-  return `network error: ${error instanceof Error ? error.message : String(error)}`;
+  return { error: `network error: ${error instanceof Error ? error.message : String(error)}` };
 }
 
-async function post(delivery: Delivery, body: string, contentType: string, timeoutMs: number): Promise<DeliveryResult> {
-  const { target } = delivery;
-  const headers: Record<string, string> = { "content-type": contentType, "user-agent": `tower-edge/${serviceVersion}` };
-  if (target.secret) {
-    Object.assign(headers, await signWebhook(target.secret, delivery.webhookId, Math.floor(Date.now() / 1000), body));
+async function post(
+  delivery: Delivery,
+  body: string,
+  contentType: string,
+  timeoutMs: number,
+  budget: AbortSignal | undefined,
+): Promise<Omit<DeliveryResult, "delivery" | "latencyMs">> {
+  const { target, webhookId } = delivery;
+  const headers: Record<string, string> = {
+    ...target.headers,
+    "content-type": contentType,
+    "user-agent": `tower-edge/${serviceVersion}`,
+    // Every delivery carries its id, signed or not, so any receiver can drop a repeated one.
+    "webhook-id": webhookId,
+  };
+  if (target.secrets.length > 0) {
+    Object.assign(headers, await signWebhook(target.secrets, webhookId, Math.floor(Date.now() / 1000), body));
   }
+  const timeout = AbortSignal.timeout(timeoutMs);
   try {
     // Redirects are not followed: a 3xx could point the service at an address the observer checks refused.
     const response = await countedFetch(target.callbackUrl!, {
@@ -24,23 +41,43 @@ async function post(delivery: Delivery, body: string, contentType: string, timeo
       body,
       headers,
       redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: budget ? AbortSignal.any([timeout, budget]) : timeout,
     });
     await response.body?.cancel();
-    if (response.status >= 200 && response.status < 300) return { delivery, ok: true };
-    return { delivery, ok: false, gone: response.status === 410, error: `HTTP ${response.status} from the observer` };
+    const httpStatus = response.status;
+    if (httpStatus >= 200 && httpStatus < 300) return { ok: true, httpStatus };
+    const waitSeconds =
+      httpStatus === 429 || httpStatus === 503
+        ? retryAfterSeconds(response.headers.get("retry-after"), Date.now())
+        : undefined;
+    return {
+      ok: false,
+      httpStatus,
+      gone: httpStatus === 410,
+      error: `HTTP ${httpStatus} from the observer`,
+      ...(waitSeconds === undefined ? {} : { retryAfterSeconds: waitSeconds }),
+    };
   } catch (error) {
-    return { delivery, ok: false, error: describeFailure(error, timeoutMs) };
+    return { ok: false, ...describeFailure(error, timeoutMs, budget) };
   }
 }
 
-/** POSTs the delivery's payload(s) to the observer's callbackUrl; it succeeds only if every POST got a 2xx. */
-export async function deliverOverHttp(delivery: Delivery, timeoutMs: number): Promise<DeliveryResult> {
+/**
+ * POSTs the delivery's payload(s) to the observer's callbackUrl; it succeeds only if every POST got
+ * a 2xx. `budget`, when given, ends a request that is still under way when the batch must move on.
+ */
+export async function deliverOverHttp(
+  delivery: Delivery,
+  timeoutMs: number,
+  budget?: AbortSignal,
+): Promise<DeliveryResult> {
+  const started = Date.now();
   const serializer = serializerFor(delivery.target.format);
+  let last: Omit<DeliveryResult, "delivery" | "latencyMs"> = { ok: true };
   for (const body of serializer.payloads(delivery.data)) {
     if (body.length === 0) continue;
-    const result = await post(delivery, body, serializer.contentType, timeoutMs);
-    if (!result.ok) return result;
+    last = await post(delivery, body, serializer.contentType, timeoutMs, budget);
+    if (!last.ok) break;
   }
-  return { delivery, ok: true };
+  return { delivery, ...last, latencyMs: Date.now() - started };
 }

@@ -35,14 +35,21 @@ function toRelayDelivery(delivery: Delivery, id: string): RelayDelivery | undefi
 async function postToRelay(
   config: Config,
   batch: { delivery: Delivery; request: RelayDelivery }[],
+  deadlineMs: number | undefined,
 ): Promise<DeliveryResult[]> {
-  const failAll = (error: string) => batch.map(({ delivery }) => ({ delivery, ok: false, error }));
+  const started = Date.now();
+  const answer = (delivery: Delivery, outcome: Omit<DeliveryResult, "delivery" | "latencyMs">): DeliveryResult => ({
+    delivery,
+    ...outcome,
+    latencyMs: Date.now() - started,
+  });
+  const failAll = (error: string) => batch.map(({ delivery }) => answer(delivery, { ok: false, error }));
   let response: Response;
   try {
     response = await countedFetch(new URL(relayDeliveriesPath, config.RELAY_URL), {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${config.RELAY_TOKEN}` },
-      body: JSON.stringify({ deliveries: batch.map(({ request }) => request) }),
+      body: JSON.stringify({ deliveries: batch.map(({ request }) => request), deadlineMs }),
       signal: AbortSignal.timeout(config.DELIVERY_TIMEOUT_MS * 2),
     });
   } catch (error) {
@@ -57,32 +64,49 @@ async function postToRelay(
   const byId = new Map(parsed.data.results.map((result) => [result.id, result]));
   return batch.map(({ delivery, request }) => {
     const result = byId.get(request.id);
-    if (!result) return { delivery, ok: false, error: "relay did not report this delivery" };
-    return result.ok ? { delivery, ok: true } : { delivery, ok: false, error: `relay: ${result.error ?? "failed"}` };
+    if (!result) return answer(delivery, { ok: false, error: "relay did not report this delivery" });
+    if (result.ok) return answer(delivery, { ok: true });
+    if (result.pending) {
+      return answer(delivery, {
+        ok: false,
+        deferred: true,
+        error: "not done within the batch's budget; continued from the backlog",
+      });
+    }
+    return answer(delivery, { ok: false, error: `relay: ${result.error ?? "failed"}` });
   });
 }
 
 /**
  * Hands TCP and UDP deliveries to the relay, in requests of at most a thousand deliveries and a
- * few MiB. Without a configured relay they fail, and so wait in the retry path until one is
- * configured.
+ * few MiB. Without a configured relay they fail, and so wait in the backlog until one is
+ * configured. With `budgetMs`, the relay answers by then whatever is done.
  */
-export async function deliverViaRelay(deliveries: Delivery[], config: Config): Promise<DeliveryResult[]> {
+export async function deliverViaRelay(
+  deliveries: Delivery[],
+  config: Config,
+  budgetMs?: number,
+): Promise<DeliveryResult[]> {
   if (config.RELAY_URL === "") {
-    return deliveries.map((delivery) => ({ delivery, ok: false, error: "no relay configured (RELAY_URL)" }));
+    return deliveries.map((delivery) => ({
+      delivery,
+      ok: false,
+      error: "no relay configured (RELAY_URL)",
+      latencyMs: 0,
+    }));
   }
   const results: DeliveryResult[] = [];
   const pending: { delivery: Delivery; request: RelayDelivery }[] = [];
   deliveries.forEach((delivery, index) => {
     const request = toRelayDelivery(delivery, String(index));
     if (request) pending.push({ delivery, request });
-    else results.push({ delivery, ok: true });
+    else results.push({ delivery, ok: true, latencyMs: 0 });
   });
   const requests = packBatches(pending, {
     maxItems: maxDeliveriesPerRequest,
     maxSize: maxRequestChars,
     sizeOf: (item) => requestChars(item.request),
-  }).map((batch) => postToRelay(config, batch.items));
+  }).map((batch) => postToRelay(config, batch.items, budgetMs));
   for (const batchResults of await Promise.all(requests)) results.push(...batchResults);
   return results;
 }

@@ -24,21 +24,30 @@ function toBase64(bytes: ArrayBuffer): string {
   return btoa(String.fromCharCode(...new Uint8Array(bytes)));
 }
 
-/** The Standard Webhooks headers of one delivery attempt; `timestampSeconds` is Unix time. */
+async function sign(secret: string, signed: Uint8Array): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", keyBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  return `v1,${toBase64(await crypto.subtle.sign("HMAC", key, signed))}`;
+}
+
+/**
+ * The Standard Webhooks headers of one delivery attempt; `timestampSeconds` is Unix time. Several
+ * secrets (during a rotation: the new one and the one it replaces) give one signature each,
+ * separated by spaces, so a receiver holding either secret verifies the delivery.
+ */
 export async function signWebhook(
-  secret: string,
+  secrets: readonly string[],
   id: string,
   timestampSeconds: number,
   body: string,
 ): Promise<Record<string, string>> {
-  const key = await crypto.subtle.importKey("raw", keyBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-  ]);
   const timestamp = String(timestampSeconds);
-  const signature = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`));
+  const signed = new TextEncoder().encode(`${id}.${timestamp}.${body}`);
+  const signatures = await Promise.all(secrets.map((secret) => sign(secret, signed)));
   return {
     "webhook-id": id,
     "webhook-timestamp": timestamp,
-    "webhook-signature": `v1,${toBase64(signature)}`,
+    "webhook-signature": signatures.join(" "),
   };
 }

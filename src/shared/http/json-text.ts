@@ -1,0 +1,47 @@
+import { ApiError } from "../problems.ts";
+
+/** The deepest nesting of arrays and objects a body may have; no request of the API needs more than a few levels. */
+export const maxJsonDepth = 64;
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * The body's text. Bytes that are not UTF-8 are refused rather than replaced by U+FFFD, which would
+ * silently change what the client sent (a metric name, an id).
+ */
+function decodeUtf8(bytes: ArrayBuffer): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new ApiError("malformed-json", "The body is not valid UTF-8.");
+  }
+}
+
+/** The nesting depth of `value`, counted without recursion (a deep document must not exhaust the stack). */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** Reads a request body as JSON: strict UTF-8, valid JSON, at most `maxJsonDepth` levels deep. */
+export async function readJson(request: Request): Promise<unknown> {
+  const text = decodeUtf8(await request.arrayBuffer());
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ApiError("malformed-json", `The body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (depthExceeds(value, maxJsonDepth)) {
+    throw new ApiError("malformed-json", `The body is nested more than ${maxJsonDepth} levels deep.`);
+  }
+  return value;
+}

@@ -1,0 +1,94 @@
+import type { AttemptRecord, AttemptReport } from "../delivery/vocabulary";
+
+/** Attempts kept per observer: the log is a ring of this many slots. */
+export const attemptsKept = 1_000;
+
+type AttemptRow = {
+  at: number;
+  attempt: number;
+  ok: number;
+  http_status: number | null;
+  error: string | null;
+  latency_ms: number;
+  data: number;
+  webhook_id: string;
+};
+
+/**
+ * The latest delivery attempts of each observer, in the metric's SQLite storage. Each observer has
+ * a ring of `attemptsKept` slots, so logging an attempt writes one row and the log never needs a
+ * clean-up.
+ */
+export class AttemptLog {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`
+      CREATE TABLE IF NOT EXISTS attempt (
+        observer_id TEXT NOT NULL,
+        slot INTEGER NOT NULL,
+        sequence INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        attempt INTEGER NOT NULL,
+        ok INTEGER NOT NULL,
+        http_status INTEGER,
+        error TEXT,
+        latency_ms INTEGER NOT NULL,
+        data INTEGER NOT NULL,
+        webhook_id TEXT NOT NULL,
+        PRIMARY KEY (observer_id, slot)
+      );
+      CREATE INDEX IF NOT EXISTS attempt_sequence ON attempt (observer_id, sequence);
+    `);
+  }
+
+  /** Logs `report` as the observer's attempt number `sequence` (1, 2, …). */
+  add(report: AttemptReport, sequence: number): void {
+    this.sql.exec(
+      `INSERT INTO attempt (observer_id, slot, sequence, at, attempt, ok, http_status, error, latency_ms, data, webhook_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (observer_id, slot) DO UPDATE SET sequence = excluded.sequence, at = excluded.at,
+         attempt = excluded.attempt, ok = excluded.ok, http_status = excluded.http_status, error = excluded.error,
+         latency_ms = excluded.latency_ms, data = excluded.data, webhook_id = excluded.webhook_id`,
+      report.observerId,
+      sequence % attemptsKept,
+      sequence,
+      report.at,
+      report.attempt,
+      report.ok ? 1 : 0,
+      report.httpStatus ?? null,
+      report.error ?? null,
+      Math.round(report.latencyMs),
+      report.data,
+      report.webhookId,
+    );
+  }
+
+  /** The observer's latest `limit` attempts, newest first. */
+  latest(observerId: string, limit: number): AttemptRecord[] {
+    return this.sql
+      .exec<AttemptRow>(
+        `SELECT at, attempt, ok, http_status, error, latency_ms, data, webhook_id FROM attempt
+         WHERE observer_id = ? ORDER BY sequence DESC LIMIT ?`,
+        observerId,
+        limit,
+      )
+      .toArray()
+      .map((row) => ({
+        at: new Date(row.at).toISOString(),
+        attempt: row.attempt,
+        ok: row.ok === 1,
+        ...(row.http_status === null ? {} : { httpStatus: row.http_status }),
+        ...(row.error === null ? {} : { error: row.error }),
+        latencyMs: row.latency_ms,
+        data: row.data,
+        webhookId: row.webhook_id,
+      }));
+  }
+
+  removeObserver(observerId: string): void {
+    this.sql.exec("DELETE FROM attempt WHERE observer_id = ?", observerId);
+  }
+
+  clear(): void {
+    this.sql.exec("DELETE FROM attempt");
+  }
+}

@@ -1,0 +1,192 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, expect, it } from "vitest";
+import { type LaunchedService, launchService, stopIfRunning } from "../../tools/start/testing/launched-service.ts";
+import {
+  accepted,
+  deliveryCounters,
+  numberedData,
+  observeMetric,
+  type PostOutcome,
+  postData,
+  steadyTraffic,
+} from "./support/monitoring-traffic.ts";
+import { eventually } from "./support/service.ts";
+import { type SwitchableReceiver, startSwitchableReceiver } from "./support/switchable-receiver.ts";
+
+/*
+ * A graceful stop of `npm start` (SIGINT) loses nothing it accepted: the launcher drains the
+ * Worker, so what the in-memory local queue held reaches the observer or its durable backlog
+ * before workerd stops, and the backlog is delivered after a restart on the same state directory.
+ * The real launcher process, twice, on a state directory of the test's own.
+ */
+
+/**
+ * Quick retries while the observer is down; the long last step keeps data from becoming dead
+ * (tried for the whole schedule) while the service is stopped and restarting, which takes seconds.
+ */
+const settings = { RETRY_SCHEDULE: "0.5,1,1,1,1,1,1,1,1,1,60" };
+const metric = "restart.graceful";
+
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function stateDirectory(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), "tower-edge-restart-"));
+  cleanups.push(() => rm(directory, { recursive: true, force: true }));
+  return directory;
+}
+
+async function receiver(initially: "up" | "down"): Promise<SwitchableReceiver> {
+  const started = await startSwitchableReceiver(initially);
+  cleanups.push(() => started.close());
+  return started;
+}
+
+async function launch(stateDir: string): Promise<LaunchedService> {
+  const service = await launchService(stateDir, settings);
+  cleanups.push(() => stopIfRunning(service.launcher));
+  return service;
+}
+
+/** Posts `requests` requests of `size` data at once; fails unless every one is accepted. */
+async function postAll(url: string, prefix: string, requests: number, size: number): Promise<string[]> {
+  const batches = Array.from({ length: requests }, (_, index) => numberedData(metric, `${prefix}${index}`, size));
+  const outcomes = await Promise.all(batches.map((data) => postData(url, data)));
+  expect(outcomes.filter((outcome) => !accepted(outcome))).toEqual([]);
+  return batches.flat().map((datum) => datum.id);
+}
+
+/** Waits until the observer has every datum and an empty backlog; returns the data never received. */
+async function expectAllDelivered(
+  service: LaunchedService,
+  observerId: string,
+  target: SwitchableReceiver,
+  ids: ReadonlySet<string>,
+) {
+  const counters = await eventually(async () => {
+    const current = await deliveryCounters(service.url, metric, observerId);
+    return current.backlog === 0 && current.delivered >= ids.size ? current : undefined;
+  }, 60_000);
+  expect(counters).toMatchObject({ delivered: ids.size, backlog: 0, dead: 0, dropped: 0 });
+  const missing = [...ids].filter((id) => !target.arrivals.has(id));
+  expect(missing).toEqual([]);
+  return counters;
+}
+
+/** SIGINT, and how the launcher ends: its exit code, and the intake's answer while it drained. */
+async function interrupt(service: LaunchedService, probe: (index: number) => Promise<PostOutcome>) {
+  service.launcher.child.kill("SIGINT");
+  const probes: PostOutcome[] = [];
+  // Data sent while the launcher stops are either accepted (before the drain began), refused with
+  // 503 and Retry-After (during the drain), or not answered (the Worker is gone).
+  while (service.launcher.child.exitCode === null && probes.length < 500) {
+    const outcome = await probe(probes.length);
+    probes.push(outcome);
+    if (!("status" in outcome) || outcome.status === 503) break;
+  }
+  return { exitCode: await service.launcher.exited, probes };
+}
+
+it("delivers after a restart everything accepted before a SIGINT, the observer being down until then", async () => {
+  const stateDir = await stateDirectory();
+  const target = await receiver("down");
+  const first = await launch(stateDir);
+  const observerId = await observeMetric(first.url, metric, target.url);
+  const ids = new Set(await postAll(first.url, "down", 20, 50));
+
+  const { exitCode, probes } = await interrupt(first, async (index) => {
+    const data = numberedData(metric, `probe${index}`, 1);
+    const outcome = await postData(first.url, data);
+    if (accepted(outcome)) ids.add(data[0]!.id);
+    return outcome;
+  });
+  expect(exitCode).toBe(0);
+  for (const outcome of probes) {
+    if ("status" in outcome) expect([204, 503]).toContain(outcome.status);
+  }
+  const refused = probes.find((outcome) => "status" in outcome && outcome.status === 503);
+  if (refused && "status" in refused) expect(refused.retryAfter).toMatch(/^[1-9]\d*$/);
+  expect(target.requests, "the observer was down: nothing could be delivered").toBe(0);
+
+  const second = await launch(stateDir);
+  await target.up();
+  const counters = await expectAllDelivered(second, observerId, target, ids);
+
+  console.log(
+    `graceful restart, observer down: ${ids.size} data accepted (${probes.filter(accepted).length} while stopping), ` +
+      `${probes.length} probes during the stop, ${refused ? "503 + Retry-After seen" : "no 503 caught"}; ` +
+      `after the restart ${target.distinct()} distinct data arrived, ${target.duplicates()} duplicates, ` +
+      `status ${JSON.stringify(counters)}`,
+  );
+  second.launcher.child.kill("SIGINT");
+  expect(await second.launcher.exited).toBe(0);
+}, 240_000);
+
+it("delivers, before the stop or after the restart, 5,000 data accepted right before a SIGINT", async () => {
+  const stateDir = await stateDirectory();
+  const target = await receiver("up");
+  const first = await launch(stateDir);
+  const observerId = await observeMetric(first.url, metric, target.url);
+  const ids = new Set(await postAll(first.url, "up", 50, 100));
+
+  first.launcher.child.kill("SIGINT");
+  expect(await first.launcher.exited).toBe(0);
+  const beforeStop = target.distinct();
+
+  const second = await launch(stateDir);
+  const counters = await expectAllDelivered(second, observerId, target, ids);
+
+  console.log(
+    `graceful restart, observer up: ${ids.size} data accepted, ${beforeStop} arrived before the stop, ` +
+      `${target.distinct()} distinct in all, ${target.duplicates()} duplicates, status ${JSON.stringify(counters)}`,
+  );
+  second.launcher.child.kill("SIGINT");
+  expect(await second.launcher.exited).toBe(0);
+}, 240_000);
+
+it("delivers every datum accepted while traffic goes on through a SIGINT, and refuses the rest", async () => {
+  const stateDir = await stateDirectory();
+  const target = await receiver("up");
+  const first = await launch(stateDir);
+  const observerId = await observeMetric(first.url, metric, target.url);
+  const stopped = () => first.launcher.child.exitCode !== null;
+
+  // 2,000 data per second in 100-datum requests, until the launcher has exited.
+  const traffic = steadyTraffic(first.url, {
+    metric,
+    prefix: "steady",
+    dataPerRequest: 100,
+    intervalMs: 50,
+    durationMs: 60_000,
+    stop: stopped,
+  });
+  await sleep(2_000);
+  first.launcher.child.kill("SIGINT");
+  expect(await first.launcher.exited).toBe(0);
+  const requests = await traffic;
+  await eventually(() => requests.every((request) => request.outcome !== undefined), 10_000);
+
+  const answered = requests.map((request) => request.outcome!);
+  const refused = answered.filter((outcome) => "status" in outcome && outcome.status === 503);
+  expect(answered.filter((outcome) => "status" in outcome && ![204, 503].includes(outcome.status))).toEqual([]);
+  for (const outcome of refused) expect("status" in outcome && outcome.retryAfter).toMatch(/^[1-9]\d*$/);
+  const ids = new Set(requests.filter((request) => accepted(request.outcome!)).flatMap((request) => request.ids));
+  const beforeStop = target.distinct();
+
+  const second = await launch(stateDir);
+  const counters = await expectAllDelivered(second, observerId, target, ids);
+  console.log(
+    `graceful restart under traffic: ${requests.length} requests, ${ids.size} data accepted, ` +
+      `${refused.length} requests refused with 503, ${answered.length - refused.length - ids.size / 100} not answered; ` +
+      `${beforeStop} arrived before the stop, ${target.distinct()} distinct in all, ${target.duplicates()} duplicates, ` +
+      `status ${JSON.stringify(counters)}`,
+  );
+  second.launcher.child.kill("SIGINT");
+  expect(await second.launcher.exited).toBe(0);
+}, 240_000);

@@ -1,0 +1,45 @@
+import { freePort } from "../../testing/free-port.ts";
+import { type LauncherRun, spawnLauncher } from "./launcher-run.ts";
+import { descendants, isRunning } from "./process-tree.ts";
+
+export interface LaunchedService {
+  launcher: LauncherRun;
+  /** The Worker: http://127.0.0.1:<PORT> */
+  url: string;
+}
+
+/**
+ * `npm start` on `stateDir` with the given Worker settings, on free ports of its own; resolves
+ * once it says it listens.
+ */
+export async function launchService(stateDir: string, settings: Record<string, string> = {}): Promise<LaunchedService> {
+  const [port, relayPort] = [await freePort(), await freePort()];
+  const launcher = spawnLauncher("start.ts", {
+    ...settings,
+    PORT: String(port),
+    RELAY_PORT: String(relayPort),
+    TOWER_STATE_DIR: stateDir,
+  });
+  await launcher.waitFor("tower-edge listening on");
+  return { launcher, url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Kills the launcher with SIGKILL, as a crash would, and resolves once it and every process it
+ * had started (workerd, the relay) are gone; rejects if one is still running after `timeoutMs`.
+ */
+export async function killLauncher(launcher: LauncherRun, timeoutMs = 10_000): Promise<void> {
+  const tree = [launcher.child.pid!, ...descendants(launcher.child.pid!).map((process) => process.pid)];
+  launcher.child.kill("SIGKILL");
+  await launcher.exited;
+  const deadline = Date.now() + timeoutMs;
+  while (tree.some(isRunning)) {
+    if (Date.now() > deadline) throw new Error(`still running after SIGKILL: ${tree.filter(isRunning).join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Stops a launcher that is still running, at once (for cleanup after a failed test). */
+export async function stopIfRunning(launcher: LauncherRun | undefined): Promise<void> {
+  if (launcher && launcher.child.exitCode === null && launcher.child.signalCode === null) await killLauncher(launcher);
+}
