@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type DatumInput, rdfJsonBody } from "../../tools/testing/monitoring-data.ts";
+import { noDeliveriesYet } from "../support/delivery-status.ts";
 import { type HttpReceiver, startHttpReceiver } from "./support/http-receiver.ts";
 import { eventually, type Service, startService } from "./support/service.ts";
 
@@ -48,19 +49,7 @@ describe("a restart of the Worker on the same on-disk state", () => {
         observerHost: "127.0.0.1",
         observerPort: 2003,
         state: "active",
-        status: {
-          delivered: 0,
-          failed: 0,
-          dead: 0,
-          dropped: 0,
-          lost: 0,
-          backlog: 0,
-          oldestBacklogAt: null,
-          nextAttemptAt: null,
-          lastSuccessAt: null,
-          lastFailureAt: null,
-          lastError: null,
-        },
+        status: noDeliveriesYet,
       },
     });
     // The paused state survives too.

@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { noDeliveriesYet } from "../../../test/support/delivery-status";
 import type { DeliveryStatus } from "../delivery/vocabulary";
 import type { ObserverRegistration } from "./observer-schema";
 import { ObserverStore } from "./observer-store";
@@ -24,19 +25,7 @@ const ipv6: ObserverRegistration = {
 
 const t1 = Date.UTC(2026, 0, 2, 3, 4, 5);
 const t2 = t1 + 60_000;
-const noDeliveries: DeliveryStatus = {
-  delivered: 0,
-  failed: 0,
-  dead: 0,
-  dropped: 0,
-  lost: 0,
-  backlog: 0,
-  oldestBacklogAt: null,
-  nextAttemptAt: null,
-  lastSuccessAt: null,
-  lastFailureAt: null,
-  lastError: null,
-};
+const noDeliveries: DeliveryStatus = noDeliveriesYet;
 
 describe("ObserverStore", () => {
   it("inserts active observers with fresh ids, without exposing their secret, and counts them", () =>

@@ -34,20 +34,7 @@ export async function listObservers(metric: string, prefix = "") {
 
 export const uuid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
-/** The status of an observer nothing was delivered to yet. */
-export const noDeliveriesYet = {
-  delivered: 0,
-  failed: 0,
-  dead: 0,
-  dropped: 0,
-  lost: 0,
-  backlog: 0,
-  oldestBacklogAt: null,
-  nextAttemptAt: null,
-  lastSuccessAt: null,
-  lastFailureAt: null,
-  lastError: null,
-};
+export { noDeliveriesYet } from "../../support/delivery-status";
 
 export function notFoundProblem(detail: string) {
   return { type: "urn:tower-edge:problem:not-found", title: "Resource not found", status: 404, detail };

@@ -1,0 +1,14 @@
+/** The status of an observer nothing was delivered to yet, as GET …/observers/:oid shows it. */
+export const noDeliveriesYet = {
+  delivered: 0,
+  failed: 0,
+  dead: 0,
+  dropped: 0,
+  lost: 0,
+  backlog: 0,
+  oldestBacklogAt: null,
+  nextAttemptAt: null,
+  lastSuccessAt: null,
+  lastFailureAt: null,
+  lastError: null,
+};
