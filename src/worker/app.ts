@@ -15,6 +15,7 @@ import { resourceRoutes } from "./model/routes";
 import { healthRoutes } from "./ops/health-routes";
 import { localControlRoutes } from "./ops/local-control-routes";
 import { usageRoutes } from "./ops/usage-routes";
+import { ruleRoutes } from "./rules/rule-routes";
 
 /** The Hono environment shared by every route module. */
 export interface AppEnv {
@@ -39,6 +40,7 @@ function createApi() {
     .route("/metrics", metricRoutes)
     .route("/metrics/:id/observers", observerRoutes)
     .route("/resources", resourceRoutes)
+    .route("/monitoring-rules", ruleRoutes)
     .route("/monitoringdata", monitoringDataRoutes)
     .route("/results", monitoringDataRoutes)
     .route("/usage", usageRoutes);

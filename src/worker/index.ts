@@ -7,6 +7,8 @@ import { usage } from "./ops/usage";
 export { MetricCatalog } from "./metrics/metric-catalog";
 export { MetricObject } from "./metrics/metric-object";
 export { KnowledgeBase } from "./model/knowledge-base";
+export { RuleObject } from "./rules/rule-object";
+export { RuleRegistry } from "./rules/rule-registry";
 
 const app = createApp();
 

@@ -59,7 +59,7 @@ describe("a generated secret", () => {
       expect(text).not.toContain(String(created.secret));
       expect(text).not.toContain('"secret"');
     }
-    const [plan] = await metricStub(env, metric).deliveryPlan(metric);
+    const [plan] = (await metricStub(env, metric).deliveryPlan(metric)).observers;
     expect(plan?.target.secrets).toEqual([created.secret]);
   });
 
@@ -73,7 +73,7 @@ describe("a generated secret", () => {
     expect(decodedLength(second.secret)).toBe(24);
     expect(second.secret).not.toBe(first.secret);
 
-    const [plan] = await metricStub(env, metric).deliveryPlan(metric);
+    const [plan] = (await metricStub(env, metric).deliveryPlan(metric)).observers;
     expect(plan?.target.secrets).toEqual([second.secret, first.secret]);
     const own = await sendJson("POST", observersPath(metric), { callbackUrl, secret: "an-own-secret-0123456789" });
     expect(await own.json()).not.toHaveProperty("secret");

@@ -31,9 +31,18 @@ function depthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** A request body's text, which must be UTF-8. */
+export async function readBodyText(request: Request): Promise<string> {
+  return decodeUtf8(await request.arrayBuffer());
+}
+
 /** Reads a request body as JSON: strict UTF-8, valid JSON, at most `maxJsonDepth` levels deep. */
 export async function readJson(request: Request): Promise<unknown> {
-  const text = decodeUtf8(await request.arrayBuffer());
+  return parseJsonText(await readBodyText(request));
+}
+
+/** Parses a body's text as JSON, at most `maxJsonDepth` levels deep. */
+export function parseJsonText(text: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -184,7 +184,7 @@ describe("deliverBatch", () => {
   it("returns a metric whose batch cannot be recorded", async () => {
     const target = { ...tcp, id: "o1", state: "active", secrets: [], headers: {} };
     replaceMetricObject("unrecorded", {
-      deliveryPlan: () => Promise.resolve([{ target, held: true }]),
+      deliveryPlan: () => Promise.resolve({ observers: [{ target, held: true }], ruleReaders: [] }),
       recordBatch: () => Promise.reject(new Error("storage full")),
     });
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);

@@ -3,6 +3,8 @@ import type { Config } from "../config";
 import type { Datum } from "../intake/datum";
 import { toRow } from "../intake/queue-message";
 import { metricStub } from "../metrics/metric-object";
+import { feedRules } from "../rules/rule-feed";
+import type { FedMessage } from "../rules/rule-object";
 import { toAttemptReport } from "./attempt-report";
 import { executeDeliveries } from "./transports/dispatch";
 import {
@@ -22,6 +24,7 @@ interface MetricWork {
   slices: Datum[][];
   plans: ObserverPlan[];
   deliveries: Delivery[];
+  ruleReaders: string[];
 }
 
 /**
@@ -31,7 +34,7 @@ interface MetricWork {
  * per observer delivered to now and payload-sized slice of the data.
  */
 async function planMetric(env: Env, metric: string, data: Datum[]): Promise<MetricWork> {
-  const plans = await metricStub(env, metric).deliveryPlan(metric);
+  const { observers: plans, ruleReaders } = await metricStub(env, metric).deliveryPlan(metric);
   // One set of slices for all the metric's observers: a format then serializes each slice once.
   const slices = packBatches(data, { maxItems: maxDataPerPayload }).map((slice) => slice.items);
   const deliveries = plans
@@ -39,7 +42,7 @@ async function planMetric(env: Env, metric: string, data: Datum[]): Promise<Metr
     .flatMap(({ target }) =>
       slices.map((slice) => ({ metric, target, data: slice, webhookId: newWebhookId(), attempt: 1 })),
     );
-  return { metric, slices, plans, deliveries };
+  return { metric, slices, plans, deliveries, ruleReaders };
 }
 
 /**
@@ -73,10 +76,16 @@ function reportOf(work: MetricWork, results: readonly DeliveryResult[], at: numb
 
 /**
  * Delivers a batch's data, grouped by metric, to their observers, within the batch's budget, and
- * records in each metric's object what happened and what its observers are still owed. Resolves
- * with the metrics whose share could not be planned or recorded: their data must come again.
+ * records in each metric's object what happened and what its observers are still owed; meanwhile
+ * the rules that read a metric get its share, as the messages that carried it. Resolves with the
+ * metrics whose share could not be planned, recorded or given to a rule: their data must come again.
  */
-export async function deliverBatch(env: Env, config: Config, dataByMetric: Map<string, Datum[]>): Promise<string[]> {
+export async function deliverBatch(
+  env: Env,
+  config: Config,
+  dataByMetric: Map<string, Datum[]>,
+  messagesByMetric: ReadonlyMap<string, FedMessage[]> = new Map(),
+): Promise<string[]> {
   const failed: string[] = [];
   const planned = await Promise.all(
     [...dataByMetric].map(([metric, data]) =>
@@ -88,11 +97,19 @@ export async function deliverBatch(env: Env, config: Config, dataByMetric: Map<s
     ),
   );
   const work = planned.filter((item): item is MetricWork => item !== undefined);
-  const results = await executeDeliveries(
-    work.flatMap((item) => item.deliveries),
-    config,
-    config.DELIVERY_BUDGET_MS,
-  );
+  const [results] = await Promise.all([
+    executeDeliveries(
+      work.flatMap((item) => item.deliveries),
+      config,
+      config.DELIVERY_BUDGET_MS,
+    ),
+    ...work.map((item) =>
+      feedRules(env, item.metric, item.ruleReaders, messagesByMetric.get(item.metric) ?? []).catch((error: unknown) => {
+        console.error(`rules reading ${JSON.stringify(item.metric)} not fed: ${describe(error)}`);
+        failed.push(item.metric);
+      }),
+    ),
+  ]);
   const resultsByMetric = Map.groupBy(results, (result) => result.delivery.metric);
   const at = Date.now();
   await Promise.all(

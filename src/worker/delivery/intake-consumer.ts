@@ -1,7 +1,9 @@
+import { getOrCreate } from "../../shared/get-or-create";
 import type { Config } from "../config";
 import type { Datum } from "../intake/datum";
 import { type IntakeMessage, rowsToData } from "../intake/queue-message";
 import { intakeMessagesAcknowledged } from "../ops/drain";
+import type { FedMessage } from "../rules/rule-object";
 import { deliverBatch } from "./fan-out";
 
 /**
@@ -11,16 +13,16 @@ import { deliverBatch } from "./fan-out";
  */
 export async function consumeIntake(batch: MessageBatch<string>, env: Env, config: Config): Promise<void> {
   const dataByMetric = new Map<string, Datum[]>();
+  const messagesByMetric = new Map<string, FedMessage[]>();
   const metricsOfMessage = batch.messages.map((message) => {
     const body = JSON.parse(message.body) as IntakeMessage;
     for (const [metric, rows] of body.metrics) {
-      const data = dataByMetric.get(metric);
-      if (data) data.push(...rowsToData(metric, rows));
-      else dataByMetric.set(metric, rowsToData(metric, rows));
+      getOrCreate(dataByMetric, metric, () => []).push(...rowsToData(metric, rows));
+      getOrCreate(messagesByMetric, metric, () => []).push({ messageId: message.id, rows });
     }
     return body.metrics.map(([metric]) => metric);
   });
-  const failed = new Set(await deliverBatch(env, config, dataByMetric));
+  const failed = new Set(await deliverBatch(env, config, dataByMetric, messagesByMetric));
   let acknowledged = 0;
   batch.messages.forEach((message, index) => {
     if (metricsOfMessage[index]!.some((metric) => failed.has(metric))) {

@@ -20,6 +20,8 @@ export interface DeliveryTarget {
   secrets: string[];
   /** Extra request headers of HTTP deliveries (e.g. Authorization for the receiver). */
   headers: Record<string, string>;
+  /** A monitoring rule's REST call: one request per datum with this method (GET and DELETE carry no body). */
+  method?: "GET" | "POST" | "PUT" | "DELETE";
 }
 
 /**
@@ -29,6 +31,12 @@ export interface DeliveryTarget {
 export interface ObserverPlan {
   target: DeliveryTarget;
   held: boolean;
+}
+
+/** What a batch's data of one metric go to: its observers, and the enabled rules that read it. */
+export interface MetricPlan {
+  observers: ObserverPlan[];
+  ruleReaders: string[];
 }
 
 /** Data owed to one observer, as one payload (or one relay delivery). */

@@ -110,7 +110,7 @@ describe("ensureMetric", () => {
 
 describe("deliveryPlan", () => {
   it("creates an unknown metric and plans nothing", async () => {
-    expect(await metricObject("fresh").deliveryPlan("fresh")).toEqual([]);
+    expect(await metricObject("fresh").deliveryPlan("fresh")).toEqual({ observers: [], ruleReaders: [] });
     expect((await request("GET", metricPath("fresh"))).status).toBe(200);
   });
 
@@ -130,7 +130,7 @@ describe("deliveryPlan", () => {
       observerPort: 2003,
     });
 
-    expect(await metricObject("targets").deliveryPlan("targets")).toEqual([
+    expect((await metricObject("targets").deliveryPlan("targets")).observers).toEqual([
       { target: { ...http, secrets: [secret], headers }, held: false },
       { target: { ...tcp, secrets: [], headers: {} }, held: false },
     ]);
@@ -145,7 +145,7 @@ describe("deliveryPlan", () => {
     });
     expect(again.status).toBe(200);
 
-    const secretsAt = async () => (await metricObject("rotated").deliveryPlan("rotated"))[0]?.target.secrets;
+    const secretsAt = async () => (await metricObject("rotated").deliveryPlan("rotated")).observers[0]?.target.secrets;
     expect(await secretsAt()).toEqual([rotated, secret]);
     setClock(t0 + 24 * hour);
     expect(await secretsAt()).toEqual([rotated]);
@@ -159,7 +159,7 @@ describe("deliveryPlan", () => {
     await stub.changeObserver(paused, { state: "paused" });
     await stub.recordBatch(failedBatch(behind, rows("a", 1), "msg_behind"));
 
-    const plan = await stub.deliveryPlan("held");
+    const plan = (await stub.deliveryPlan("held")).observers;
     expect(plan.map(({ target, held }) => [target.id, held])).toEqual([
       [paused, true],
       [behind, true],
@@ -551,7 +551,7 @@ describe("changeObserver", () => {
         report: { state: "paused" },
       });
     }
-    const plan = await stub.deliveryPlan("socket-headers");
+    const plan = (await stub.deliveryPlan("socket-headers")).observers;
     expect(plan.map(({ target }) => [target.secrets, target.headers])).toEqual([
       [[], {}],
       [[], {}],
@@ -562,10 +562,10 @@ describe("changeObserver", () => {
     const observerId = await httpObserver("unsigned", { secret });
     const stub = metricObject("unsigned");
     await stub.changeObserver(observerId, { secret: rotated });
-    expect((await stub.deliveryPlan("unsigned"))[0]?.target.secrets).toEqual([rotated, secret]);
+    expect((await stub.deliveryPlan("unsigned")).observers[0]?.target.secrets).toEqual([rotated, secret]);
 
     expect(await stub.changeObserver(observerId, { secret: null })).toMatchObject({ outcome: "changed" });
-    expect((await stub.deliveryPlan("unsigned"))[0]?.target.secrets).toEqual([]);
+    expect((await stub.deliveryPlan("unsigned")).observers[0]?.target.secrets).toEqual([]);
   });
 });
 

@@ -2,9 +2,10 @@ import { DurableObject } from "cloudflare:workers";
 import { type Config, readConfig } from "../config";
 import { toAttemptReport } from "../delivery/attempt-report";
 import { executeDeliveries } from "../delivery/transports/dispatch";
-import type { AttemptRecord, BatchReport, Delivery, ObserverPlan } from "../delivery/vocabulary";
+import type { AttemptRecord, BatchReport, Delivery, MetricPlan } from "../delivery/vocabulary";
 import { encodeIntakeMessages, rowsToData, sendMessages } from "../intake/queue-message";
 import { countingRequests } from "../ops/usage";
+import type { RestCall } from "../rules/evaluation/compile-rule";
 import { AttemptLog } from "./attempt-log";
 import { BacklogStore } from "./backlog-store";
 import { DeliveryLedger } from "./delivery-ledger";
@@ -60,6 +61,7 @@ export class MetricObject extends DurableObject<Env> {
         unit TEXT,
         listed INTEGER NOT NULL DEFAULT 0
       );
+      CREATE TABLE IF NOT EXISTS rule_reader (rule_id TEXT PRIMARY KEY);
     `);
     this.observers = new ObserverStore(this.sql);
     this.attempts = new AttemptLog(this.sql);
@@ -112,6 +114,7 @@ export class MetricObject extends DurableObject<Env> {
       this.ctx.storage.transactionSync(() => {
         this.ledger.clear();
         this.sql.exec("DELETE FROM metric");
+        this.sql.exec("DELETE FROM rule_reader");
       });
       await this.ctx.storage.deleteAlarm();
       return true;
@@ -184,14 +187,39 @@ export class MetricObject extends DurableObject<Env> {
   }
 
   /**
-   * The observers of the metric and how a batch treats each: delivered to now, or held (its data go
-   * to its backlog). Creates the metric if it does not exist.
+   * The observers of the metric and how a batch treats each (delivered to now, or held: its data go
+   * to its backlog), and the enabled rules that read the metric. Creates the metric if it does not exist.
    */
-  async deliveryPlan(name: string): Promise<ObserverPlan[]> {
+  async deliveryPlan(name: string): Promise<MetricPlan> {
     await this.ensureMetric(name);
-    return this.observers
+    const observers = this.observers
       .targets(Date.now())
       .map(({ target, ledger }) => ({ target, held: ledger.state !== "active" || ledger.backlog > 0 }));
+    return { observers, ruleReaders: this.ruleReaders() };
+  }
+
+  /** Lists an enabled rule that reads the metric (which is created if need be). */
+  async addRuleReader(name: string, ruleId: string): Promise<void> {
+    await this.ensureMetric(name);
+    this.sql.exec("INSERT OR IGNORE INTO rule_reader (rule_id) VALUES (?)", ruleId);
+  }
+
+  removeRuleReader(ruleId: string): void {
+    this.sql.exec("DELETE FROM rule_reader WHERE rule_id = ?", ruleId);
+  }
+
+  /** Makes `call` the one observer of this (a RestCall rule's calls) metric: one request per datum, retried like any delivery. */
+  attachRestCall(call: RestCall): void {
+    this.ctx.storage.transactionSync(() => {
+      this.ledger.clear();
+      this.observers.insert({ format: "TOWER/JSON", protocol: "HTTP", callbackUrl: call.url }, undefined, call.method);
+    });
+  }
+
+  /** Removes every observer with its backlog and attempts (the metric stays). */
+  async removeObservers(): Promise<void> {
+    this.ctx.storage.transactionSync(() => this.ledger.clear());
+    await this.ctx.storage.deleteAlarm();
   }
 
   /**
@@ -281,6 +309,13 @@ export class MetricObject extends DurableObject<Env> {
 
   private rotationEndsAt(): number {
     return Date.now() + readConfig(this.env).SECRET_ROTATION_HOURS * 3_600_000;
+  }
+
+  private ruleReaders(): string[] {
+    return this.sql
+      .exec<{ rule_id: string }>("SELECT rule_id FROM rule_reader ORDER BY rule_id")
+      .toArray()
+      .map((row) => row.rule_id);
   }
 
   private metricRow(): MetricRow | undefined {

@@ -14,6 +14,7 @@ type ObserverRow = {
   previous_secret: string | null;
   previous_secret_until: number | null;
   headers: string | null;
+  method: NonNullable<DeliveryTarget["method"]> | null;
   state: ObserverState;
   delivered: number;
   failed: number;
@@ -37,7 +38,7 @@ export type ObserverLedger = Pick<
 
 const observerColumns =
   "id, format, protocol, callback_url, observer_host, observer_port, secret, previous_secret, " +
-  "previous_secret_until, headers, state, delivered, failed, dead, dropped, backlog, attempts_logged, " +
+  "previous_secret_until, headers, method, state, delivered, failed, dead, dropped, backlog, attempts_logged, " +
   "retry_step, next_attempt_at, failing_since, last_success_at, last_failure_at, last_error";
 
 function publicObserver(row: ObserverRow): PublicObserver {
@@ -55,6 +56,7 @@ function toTarget(row: ObserverRow, now: number): DeliveryTarget {
     ...publicObserver(row),
     secrets: secrets.filter((value): value is string => value !== null),
     headers: row.headers === null ? {} : (JSON.parse(row.headers) as Record<string, string>),
+    ...(row.method === null ? {} : { method: row.method }),
   };
 }
 
@@ -108,6 +110,7 @@ export class ObserverStore {
       retry_step: "INTEGER NOT NULL DEFAULT 0",
       next_attempt_at: "INTEGER",
       failing_since: "INTEGER",
+      method: "TEXT",
     });
     // The first release counted data given up on as `lost`; they are what is now called dropped.
     // A table created by this release has no such column.
@@ -133,11 +136,16 @@ export class ObserverStore {
     return row && publicObserver(row);
   }
 
-  insert(registration: ObserverRegistration, secret: string | undefined): PublicObserver {
+  /** Adds an observer; `method` makes it a rule's REST call. */
+  insert(
+    registration: ObserverRegistration,
+    secret: string | undefined,
+    method?: DeliveryTarget["method"],
+  ): PublicObserver {
     const created = this.sql
       .exec<ObserverRow>(
-        `INSERT INTO observer (id, format, protocol, address, callback_url, observer_host, observer_port, secret, headers)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${observerColumns}`,
+        `INSERT INTO observer (id, format, protocol, address, callback_url, observer_host, observer_port, secret, headers, method)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${observerColumns}`,
         crypto.randomUUID(),
         registration.format,
         registration.protocol,
@@ -147,6 +155,7 @@ export class ObserverStore {
         registration.observerPort ?? null,
         secret ?? null,
         registration.headers === undefined ? null : JSON.stringify(registration.headers),
+        method ?? null,
       )
       .one();
     return publicObserver(created);

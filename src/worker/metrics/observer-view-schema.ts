@@ -11,7 +11,7 @@ import { type ObserverReport, observerPortSchema, type PublicObserver } from "./
 
 const count = (description: string) => z.int().min(0).meta({ description });
 
-const deliveryStatusSchema = z
+export const deliveryStatusSchema = z
   .strictObject({
     delivered: count("Data handed over successfully."),
     failed: count("Failed attempts."),

@@ -5,6 +5,7 @@ import { ApiError } from "../../shared/problems";
 import type { AppEnv } from "../app";
 import { emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
 import { pathParams } from "../http/path-params";
+import { ruleRegistry } from "../rules/rule-registry";
 import { knowledgeBase, type ModelWriteResult } from "./knowledge-base";
 import type { Referrer } from "./model-store";
 import {
@@ -17,6 +18,18 @@ import {
 
 function assertWritten(result: ModelWriteResult): void {
   if (!result.ok) throw ApiError.validation(result.problems, "The model is not valid; nothing was stored.");
+}
+
+/**
+ * Rules keep a snapshot of the model; after a change they read it again. The change itself is
+ * stored either way, so a failure to tell them is logged rather than answered as an error.
+ */
+async function tellRules(env: Env): Promise<void> {
+  try {
+    await ruleRegistry(env).modelChanged();
+  } catch (error) {
+    console.error("the model changed, but the rules were not told:", error instanceof Error ? error.message : error);
+  }
 }
 
 /** Referrers named in the detail; the `errors` list names all of them. */
@@ -62,6 +75,7 @@ export const resourceRoutes = new Hono<AppEnv>()
     jsonBody(modelUploadSchema, documentedModelUpload),
     async (c) => {
       assertWritten(await knowledgeBase(c.env).replaceModel(c.req.valid("json")));
+      await tellRules(c.env);
       return c.body(null, 204);
     },
   )
@@ -78,6 +92,7 @@ export const resourceRoutes = new Hono<AppEnv>()
     jsonBody(modelUploadSchema, documentedModelUpload),
     async (c) => {
       assertWritten(await knowledgeBase(c.env).upsertResources(c.req.valid("json")));
+      await tellRules(c.env);
       return c.body(null, 204);
     },
   )
@@ -121,6 +136,7 @@ export const resourceRoutes = new Hono<AppEnv>()
       const deletion = await knowledgeBase(c.env).deleteResource(id);
       switch (deletion.outcome) {
         case "deleted":
+          await tellRules(c.env);
           return c.body(null, 204);
         case "not-found":
           throw ApiError.notFound(`No resource has the id "${id}".`);

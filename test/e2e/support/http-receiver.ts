@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface ReceivedRequest {
+  method: string;
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
@@ -49,6 +50,7 @@ export async function startHttpReceiver(port = 0): Promise<HttpReceiver> {
       receiver.attempts += 1;
       const answer = pending.shift() ?? standing;
       const recorded: ReceivedRequest = {
+        method: request.method ?? "",
         path: request.url ?? "",
         headers: request.headers,
         body: Buffer.concat(chunks).toString("utf8"),

@@ -15,9 +15,9 @@ function describeFailure(error: unknown, timeoutMs: number, budget: AbortSignal 
   return { error: `network error: ${error instanceof Error ? error.message : String(error)}` };
 }
 
-async function post(
+async function send(
   delivery: Delivery,
-  body: string,
+  body: string | undefined,
   contentType: string,
   timeoutMs: number,
   budget: AbortSignal | undefined,
@@ -25,20 +25,20 @@ async function post(
   const { target, webhookId } = delivery;
   const headers: Record<string, string> = {
     ...target.headers,
-    "content-type": contentType,
+    ...(body === undefined ? {} : { "content-type": contentType }),
     "user-agent": `tower-edge/${serviceVersion}`,
     // Every delivery carries its id, signed or not, so any receiver can drop a repeated one.
     "webhook-id": webhookId,
   };
   if (target.secrets.length > 0) {
-    Object.assign(headers, await signWebhook(target.secrets, webhookId, Math.floor(Date.now() / 1000), body));
+    Object.assign(headers, await signWebhook(target.secrets, webhookId, Math.floor(Date.now() / 1000), body ?? ""));
   }
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
     // Redirects are not followed: a 3xx could point the service at an address the observer checks refused.
     const response = await countedFetch(target.callbackUrl!, {
-      method: "POST",
-      body,
+      method: target.method ?? "POST",
+      ...(body === undefined ? {} : { body }),
       headers,
       redirect: "manual",
       signal: budget ? AbortSignal.any([timeout, budget]) : timeout,
@@ -63,8 +63,19 @@ async function post(
 }
 
 /**
- * POSTs the delivery's payload(s) to the observer's callbackUrl; it succeeds only if every POST got
- * a 2xx. `budget`, when given, ends a request that is still under way when the batch must move on.
+ * The requests of a delivery: the format's payload(s), or for a rule's REST call one request per
+ * datum, without a body for GET and DELETE.
+ */
+function requestBodies(delivery: Delivery, payloads: (data: Delivery["data"]) => string[]): (string | undefined)[] {
+  const { method } = delivery.target;
+  if (method === undefined) return payloads(delivery.data);
+  if (method === "GET" || method === "DELETE") return delivery.data.map(() => undefined);
+  return delivery.data.flatMap((datum) => payloads([datum]));
+}
+
+/**
+ * Sends the delivery's payload(s) to the observer's callbackUrl; it succeeds only if every request
+ * got a 2xx. `budget`, when given, ends a request that is still under way when the batch must move on.
  */
 export async function deliverOverHttp(
   delivery: Delivery,
@@ -74,9 +85,9 @@ export async function deliverOverHttp(
   const started = Date.now();
   const serializer = serializerFor(delivery.target.format);
   let last: Omit<DeliveryResult, "delivery" | "latencyMs"> = { ok: true };
-  for (const body of serializer.payloads(delivery.data)) {
-    if (body.length === 0) continue;
-    last = await post(delivery, body, serializer.contentType, timeoutMs, budget);
+  for (const body of requestBodies(delivery, (data) => serializer.payloads(data))) {
+    if (body?.length === 0) continue;
+    last = await send(delivery, body, serializer.contentType, timeoutMs, budget);
     if (!last.ok) break;
   }
   return { delivery, ...last, latencyMs: Date.now() - started };
