@@ -2,12 +2,12 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
+import { counting } from "../../../test/support/durable-object-requests";
 import { readConfig } from "../config";
 import type { Datum } from "../intake/datum";
 import { BacklogStore } from "../metrics/backlog-store";
 import { metricStub } from "../metrics/metric-object";
 import type { ObserverRegistration } from "../metrics/observer-schema";
-import { usage } from "../ops/usage";
 import { deliverBatch } from "./fan-out";
 import { maxDataPerPayload } from "./vocabulary";
 
@@ -42,13 +42,6 @@ async function observe(metric: string, registration: ObserverRegistration): Prom
 
 const statusOf = async (metric: string, observerId: string) =>
   (await metricStub(env, metric).observerReport(observerId))?.status;
-
-/** What `work` returns, and the Durable Object requests it made. */
-async function counting<T>(work: () => Promise<T>): Promise<{ value: T; requests: number }> {
-  const before = usage.durableObjectRequests;
-  const value = await work();
-  return { value, requests: usage.durableObjectRequests - before };
-}
 
 describe("deliverBatch", () => {
   beforeEach(() => {

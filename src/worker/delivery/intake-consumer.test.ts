@@ -3,11 +3,14 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import { addObserver, declareMetric } from "../../../test/api/support/metrics";
+import { counting } from "../../../test/support/durable-object-requests";
 import worker from "../index";
 import type { Datum } from "../intake/datum";
 import { encodeIntakeMessages } from "../intake/queue-message";
 import { BacklogStore } from "../metrics/backlog-store";
 import { metricStub } from "../metrics/metric-object";
+import { ruleSchema } from "../rules/document/rule-schema";
+import { ruleStub } from "../rules/rule-object";
 
 const noRelay = "no relay configured (RELAY_URL)";
 /** The test's clock, far ahead of the real one, so that no backlog alarm goes off during a test. */
@@ -191,5 +194,65 @@ describe("intake consumer", () => {
         error: "not answered within the batch's budget; continued from the backlog",
       }),
     ]);
+  });
+
+  describe("feeding the rules that read a metric", () => {
+    const sumRule = (id: string, metric: string) =>
+      ruleSchema.parse({
+        id,
+        timeStep: 60,
+        timeWindow: 60,
+        monitoredTargets: [{ class: "VM" }],
+        collectedMetric: { metricName: metric },
+        metricAggregation: { aggregateFunction: "Sum" },
+        actions: [{ name: "OutputMetric", parameters: { metric: `${id}.out` } }],
+      });
+    /** Data in the window that closes an hour after the test's clock. */
+    const recent = (id: string, metric: string, value: number): Datum => ({
+      ...datum(id, metric, value),
+      timestamp: t0,
+    });
+
+    async function installRule(id: string, metric: string) {
+      await ruleStub(env, id).install(sumRule(id, metric), true);
+      await metricStub(env, metric).addRuleReader(metric, id);
+    }
+
+    it("gives a rule the whole batch's data of its metric in one request, each message once", async () => {
+      await installRule("feed.sum", "feed.cpu");
+      const { value: result, requests } = await counting(() =>
+        consumeIntake([[recent("f1", "feed.cpu", 1), recent("f2", "feed.cpu", 2)], [recent("f3", "feed.cpu", 3)]]),
+      );
+
+      expect(result).toMatchObject(acknowledged("intake-0", "intake-1"));
+      // The metric's plan, and one feed of the rule for both messages.
+      expect(requests).toBe(2);
+      expect(await ruleStub(env, "feed.sum").status()).toMatchObject({ dataRead: 3 });
+      await consumeIntake([[recent("f1", "feed.cpu", 1), recent("f2", "feed.cpu", 2)]]);
+      expect(await ruleStub(env, "feed.sum").status()).toMatchObject({ dataRead: 3 });
+    });
+
+    it("retries the messages of a metric whose rule could not take them", async () => {
+      await installRule("feed.broken", "feed.broken-cpu");
+      const get = env.RULE.get.bind(env.RULE);
+      vi.spyOn(env.RULE, "get").mockImplementation((id, options) =>
+        id.equals(env.RULE.idFromName("feed.broken"))
+          ? ({ feed: () => Promise.reject(new Error("rule storage down")) } as unknown as ReturnType<typeof get>)
+          : get(id, options),
+      );
+      vi.spyOn(console, "error").mockImplementation(() => undefined);
+
+      const result = await consumeIntake([[recent("r1", "feed.broken-cpu", 1)], [recent("k1", "feed.other", 1)]]);
+
+      expect(result).toMatchObject({ explicitAcks: ["intake-1"], retryMessages: [{ msgId: "intake-0" }] });
+    });
+
+    it("stops listing a reader whose rule does not exist", async () => {
+      await metricStub(env, "feed.orphan").addRuleReader("feed.orphan", "feed.never-installed");
+
+      await consumeIntake([[recent("o1", "feed.orphan", 1)]]);
+
+      expect((await metricStub(env, "feed.orphan").deliveryPlan("feed.orphan")).ruleReaders).toEqual([]);
+    });
   });
 });

@@ -22,11 +22,9 @@ export type RuleStatus = z.output<typeof ruleStatusSchema>;
 export const ruleReportSchema = installedRuleSchema
   .extend({
     status: ruleStatusSchema,
-    calls: deliveryStatusSchema
-      .optional()
-      .meta({
-        description: "A RestCall rule's calls: delivered, failed, waiting in the backlog (as an observer's status).",
-      }),
+    calls: deliveryStatusSchema.optional().meta({
+      description: "A RestCall rule's calls: delivered, failed, waiting in the backlog (as an observer's status).",
+    }),
   })
   .meta({ id: "RuleReport" });
 

@@ -83,7 +83,6 @@ export const rulesDocumentSchema = z
   })
   .meta({ id: "MonitoringRules", description: "A document of monitoring rules (JSON form)." });
 
-
 /** A rule as GET answers it: its definition and whether it runs now. */
 export const installedRuleSchema = ruleSchema.extend({ enabled: z.boolean() }).meta({ id: "InstalledRule" });
 export type InstalledRule = z.output<typeof installedRuleSchema>;

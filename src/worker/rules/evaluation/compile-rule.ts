@@ -94,9 +94,9 @@ export function compileRule(rule: RuleDefinition, at: readonly PropertyKey[], co
         `unknown aggregate function "${fn}"; expected one of ${aggregateFunctions.join(", ")}.`,
       );
     } else if (fn === "Percentile") {
-      const text = aggregation.parameters.thPercentile;
-      const percentile = text === undefined ? Number.NaN : Number(text.trim());
-      if (text === undefined || text.trim() === "" || !(percentile >= 0 && percentile <= 100)) {
+      const text = aggregation.parameters.thPercentile?.trim();
+      const percentile = text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+      if (!(percentile >= 0 && percentile <= 100)) {
         problem(
           ["metricAggregation", "parameters", "thPercentile"],
           "Percentile needs the parameter thPercentile, a number from 0 to 100.",

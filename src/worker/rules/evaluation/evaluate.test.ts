@@ -92,16 +92,36 @@ function datum(resourceId: string, value: number, timestamp = end - 30_000): Dat
 describe("evaluateWindow", () => {
   describe("aggregates", () => {
     it.each([
-      ["Average", undefined, "(3 + 9 + 4 + 10 + 7) / 5 = 33 / 5", 6.6],
-      ["Percentile", "90", "sorted 3 4 7 9 10, rank ceil(0.9 · 5) = 5", 10],
-      ["Percentile", "50", "sorted 3 4 7 9 10, rank ceil(0.5 · 5) = 3", 7],
-      ["Percentile", "40", "sorted 3 4 7 9 10, rank ceil(0.4 · 5) = 2", 4],
-      ["Percentile", "0", "sorted 3 4 7 9 10, rank max(1, 0) = 1", 3],
-      ["Max", undefined, "the largest of 3 9 4 10 7", 10],
-      ["Min", undefined, "the smallest of 3 9 4 10 7", 3],
-      ["Sum", undefined, "3 + 9 + 4 + 10 + 7", 33],
-      ["Count", undefined, "five values", 5],
-    ])("computes %s (thPercentile %s) of 3, 9, 4, 10, 7: %s = %d", (fn, thPercentile, _how, expected) => {
+      { fn: "Average", how: "(3 + 9 + 4 + 10 + 7) / 5 = 33 / 5", expected: 6.6 },
+      {
+        fn: "Percentile",
+        thPercentile: "90",
+        how: "thPercentile 90, sorted 3 4 7 9 10, rank ceil(0.9 · 5) = 5",
+        expected: 10,
+      },
+      {
+        fn: "Percentile",
+        thPercentile: "50",
+        how: "thPercentile 50, sorted 3 4 7 9 10, rank ceil(0.5 · 5) = 3",
+        expected: 7,
+      },
+      {
+        fn: "Percentile",
+        thPercentile: "40",
+        how: "thPercentile 40, sorted 3 4 7 9 10, rank ceil(0.4 · 5) = 2",
+        expected: 4,
+      },
+      {
+        fn: "Percentile",
+        thPercentile: "0",
+        how: "thPercentile 0, sorted 3 4 7 9 10, rank max(1, 0) = 1",
+        expected: 3,
+      },
+      { fn: "Max", how: "the largest of 3 9 4 10 7", expected: 10 },
+      { fn: "Min", how: "the smallest of 3 9 4 10 7", expected: 3 },
+      { fn: "Sum", how: "3 + 9 + 4 + 10 + 7", expected: 33 },
+      { fn: "Count", how: "five values", expected: 5 },
+    ])("computes $fn of 3, 9, 4, 10, 7: $how = $expected", ({ fn, thPercentile, expected }) => {
       const rule = compiled(aggregation(fn, thPercentile === undefined ? {} : { thPercentile }));
       expect(evaluateWindow(rule, model, windowOf(rule, fiveValues), end)).toEqual([
         {
@@ -117,11 +137,19 @@ describe("evaluateWindow", () => {
 
   describe("value expressions", () => {
     it("computes SUM(METRIC)/COUNT(METRIC) over the whole window without a metricAggregation", () => {
-      const rule = compiled(outputMetric("AverageResponseTime", { value: "SUM(METRIC)/COUNT(METRIC)", resourceId: "mic1" }));
+      const rule = compiled(
+        outputMetric("AverageResponseTime", { value: "SUM(METRIC)/COUNT(METRIC)", resourceId: "mic1" }),
+      );
       expect(rule.windowed).toBe(true);
       const output = evaluateWindow(rule, model, windowOf(rule, fiveValues), end);
       expect(output).toEqual([
-        { id: windowOutputId("rt", end, allResources), metric: "AverageResponseTime", timestamp: end, value: 6.6, resourceId: "mic1" },
+        {
+          id: windowOutputId("rt", end, allResources),
+          metric: "AverageResponseTime",
+          timestamp: end,
+          value: 6.6,
+          resourceId: "mic1",
+        },
       ]);
     });
 
@@ -184,7 +212,13 @@ describe("evaluateWindow", () => {
     it("row 2 — aggregation with a groupingClass, ID: the id of the group's resource", () => {
       const rule = compiled(aggregation("Sum", { groupingClass: "InternalComponent" }));
       expect(evaluateWindow(rule, model, windowOf(rule, fiveValues), end)).toEqual([
-        { id: windowOutputId("rt", end, "mic1"), metric: "AverageResponseTime", timestamp: end, value: 33, resourceId: "mic1" },
+        {
+          id: windowOutputId("rt", end, "mic1"),
+          metric: "AverageResponseTime",
+          timestamp: end,
+          value: 33,
+          resourceId: "mic1",
+        },
       ]);
     });
 
@@ -270,10 +304,13 @@ describe("evaluateWindow", () => {
       ]);
     });
 
-    it("counts a component running on two VMs in both, once in a provider both VMs reach", () => {
+    it("counts a datum in every VM and provider it reaches, once however many paths lead there", () => {
       const byVm = compiled(aggregation("Count", { groupingClass: "VM" }));
       expect(
-        evaluateWindow(byVm, model, windowOf(byVm, { "shared-health": [5, 6] }), end).map((d) => [d.resourceId, d.value]),
+        evaluateWindow(byVm, model, windowOf(byVm, { "shared-health": [5, 6] }), end).map((d) => [
+          d.resourceId,
+          d.value,
+        ]),
       ).toEqual([
         ["frontend1", 2],
         ["frontend2", 2],
@@ -306,14 +343,42 @@ describe("evaluateWindow", () => {
       const window = windowOf(rule, { frontend2: [2], "mic1-register": [1] });
       const output = evaluateWindow(rule, model, window, end);
       expect(output).toEqual([
-        { id: "rt/1700000040000/frontend1", metric: "AverageResponseTime", timestamp: end, value: 1, resourceId: "frontend1" },
-        { id: "rt/1700000040000/frontend2", metric: "AverageResponseTime", timestamp: end, value: 2, resourceId: "frontend2" },
+        {
+          id: "rt/1700000040000/frontend1",
+          metric: "AverageResponseTime",
+          timestamp: end,
+          value: 1,
+          resourceId: "frontend1",
+        },
+        {
+          id: "rt/1700000040000/frontend2",
+          metric: "AverageResponseTime",
+          timestamp: end,
+          value: 2,
+          resourceId: "frontend2",
+        },
       ]);
       expect(output.map((d) => d.id)).toEqual([
         windowOutputId("rt", end, "frontend1"),
         windowOutputId("rt", end, "frontend2"),
       ]);
-      expect(evaluateWindow(rule, model, windowOf(rule, { "mic1-register": [1], frontend2: [2] }), end)).toEqual(output);
+      expect(evaluateWindow(rule, model, windowOf(rule, { "mic1-register": [1], frontend2: [2] }), end)).toEqual(
+        output,
+      );
+    });
+
+    it("leaves the window's accumulators as they were, so evaluating it again gives the same output", () => {
+      const rule = compiled(aggregation("Percentile", { groupingClass: "VM", thPercentile: "50" }));
+      const ranks = Array.from({ length: 600 }, (_, index) => index + 1);
+      const window = windowOf(rule, { "mic1-register": ranks, "shared-health": ranks.map((rank) => rank + 600) });
+      const before = structuredClone(window);
+      const output = evaluateWindow(rule, model, window, end);
+      expect(window).toEqual(before);
+      expect(evaluateWindow(rule, model, window, end)).toEqual(output);
+      const [frontend1, frontend2] = output;
+      expect(frontend1?.resourceId).toBe("frontend1");
+      expect(Math.abs(frontend1!.value - 600) / 600).toBeLessThanOrEqual(0.01);
+      expect(frontend2).toMatchObject({ resourceId: "frontend2", value: 900 });
     });
 
     it("gives different windows and groups different ids", () => {
@@ -351,7 +416,13 @@ describe("passThrough", () => {
     const rule = compiled();
     const data = [datum("mic1-register", 3, 1_000), datum("mic1-saveAnswers", 9, 2_000)];
     expect(passThrough(rule, model, data)).toEqual([
-      { id: "rt/d-mic1-register-3", metric: "AverageResponseTime", timestamp: 1_000, value: 3, resourceId: "mic1-register" },
+      {
+        id: "rt/d-mic1-register-3",
+        metric: "AverageResponseTime",
+        timestamp: 1_000,
+        value: 3,
+        resourceId: "mic1-register",
+      },
       {
         id: "rt/d-mic1-saveAnswers-9",
         metric: "AverageResponseTime",

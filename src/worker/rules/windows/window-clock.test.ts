@@ -11,11 +11,12 @@ describe("WindowClock", () => {
   });
 
   it.each([
-    [tumbling, 60_000],
-    [sliding, 20_000],
-    [uneven, 5_000],
-  ])("keeps panes of the greatest common divisor of step and window (%#)", (clock, paneMs) => {
-    expect(clock.paneMs).toBe(paneMs);
+    { step: 60, window: 60, pane: 60 },
+    { step: 20, window: 60, pane: 20 },
+    { step: 25, window: 60, pane: 5 },
+    { step: 40, window: 100, pane: 20 },
+  ])("keeps panes of gcd(step $step s, window $window s) = $pane s", ({ step, window, pane }) => {
+    expect(new WindowClock({ timeStep: step, timeWindow: window, allowedLatenessSeconds: 0 }).paneMs).toBe(pane * 1000);
   });
 
   describe("tumbling windows (step = window)", () => {

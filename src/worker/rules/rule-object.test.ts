@@ -1,0 +1,90 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it, vi } from "vitest";
+import type { DatumRow } from "../intake/queue-message";
+import { knowledgeBase } from "../model/knowledge-base";
+import { ruleSchema } from "./document/rule-schema";
+
+function rule(id: string, fields: Record<string, unknown> = {}) {
+  return ruleSchema.parse({
+    id,
+    timeStep: 1,
+    timeWindow: 1,
+    allowedLatenessSeconds: 0,
+    monitoredTargets: [{ class: "VM" }],
+    collectedMetric: { metricName: "Cpu" },
+    metricAggregation: { aggregateFunction: "Sum", groupingClass: "VM" },
+    actions: [{ name: "OutputMetric", parameters: { metric: `${id}.output` } }],
+    ...fields,
+  });
+}
+
+async function installed(id: string, fields: Record<string, unknown> = {}, enabled = true) {
+  const stub = env.RULE.getByName(id);
+  await stub.install(rule(id, fields), enabled);
+  return stub;
+}
+
+function rows(timestamp: number, ...values: number[]): DatumRow[] {
+  return values.map((value, index) => [`d${timestamp}-${index}`, timestamp, value, "vm1"]);
+}
+
+/** A timestamp in a window that closes about a second from now. */
+const inOpenWindow = () => Math.floor(Date.now() / 1000) * 1000 + 1_000;
+
+describe("RuleObject", () => {
+  it("takes a message once, however often the queue delivers it", async () => {
+    const stub = await installed("once");
+    const message = { messageId: "m1", rows: rows(inOpenWindow(), 1, 2, 3) };
+    expect(await stub.feed("Cpu", [message])).toBe("fed");
+    expect(await stub.feed("Cpu", [message, { messageId: "m2", rows: rows(inOpenWindow(), 4) }])).toBe("fed");
+    expect(await stub.status()).toMatchObject({ dataRead: 4, dataLate: 0 });
+  });
+
+  it("counts data whose windows have closed as late, and keeps nothing of them", async () => {
+    const stub = await installed("late");
+    await stub.feed("Cpu", [{ messageId: "old", rows: rows(Date.now() - 10_000, 5, 6) }]);
+    expect(await stub.status()).toMatchObject({ dataRead: 0, dataLate: 2 });
+    const panes = await runInDurableObject(stub, (_, state) => state.storage.sql.exec("SELECT * FROM pane").toArray());
+    expect(panes).toEqual([]);
+  });
+
+  it("keeps nothing while disabled, and starts afresh when enabled", async () => {
+    const stub = await installed("switched", {}, false);
+    await stub.feed("Cpu", [{ messageId: "while-disabled", rows: rows(inOpenWindow(), 1) }]);
+    expect(await stub.status()).toMatchObject({ enabled: false, dataRead: 0 });
+    await stub.setEnabled(true);
+    await stub.feed("Cpu", [{ messageId: "enabled", rows: rows(inOpenWindow(), 1) }]);
+    expect(await stub.status()).toMatchObject({ enabled: true, dataRead: 1 });
+    await stub.setEnabled(false);
+    const panes = await runInDurableObject(stub, (_, state) => state.storage.sql.exec("SELECT * FROM pane").toArray());
+    expect(panes).toEqual([]);
+  });
+
+  it("answers an unknown rule so that the metric stops listing it", async () => {
+    expect(await env.RULE.getByName("never-installed").feed("Cpu", [{ messageId: "x", rows: [] }])).toBe(
+      "unknown-rule",
+    );
+    const removed = await installed("removed");
+    await removed.remove();
+    expect(await removed.feed("Cpu", [{ messageId: "y", rows: rows(inOpenWindow(), 1) }])).toBe("unknown-rule");
+    expect(await removed.status()).toBeNull();
+  });
+
+  it("closes a window on its own alarm once the clock passed its end, and drops its panes", async () => {
+    await knowledgeBase(env).replaceModel([
+      { at: "/cloudProviders/0", resource: { clazz: "CloudProvider", id: "cloud", type: "IaaS" } },
+      { at: "/vMs/0", resource: { clazz: "VM", id: "vm1", type: "Frontend", cloudProvider: "cloud", numberOfCPUs: 1 } },
+    ]);
+    const stub = await installed("closing");
+    await stub.modelChanged();
+    const timestamp = inOpenWindow() - 1_000;
+    await stub.feed("Cpu", [{ messageId: "w", rows: rows(timestamp, 1.5, 2.5) }]);
+
+    await vi.waitFor(async () => expect(await stub.status()).toMatchObject({ windowsEvaluated: 1 }), {
+      timeout: 5_000,
+    });
+    expect(await stub.status()).toMatchObject({ dataRead: 2, dataEmitted: 1, lastError: null });
+    const panes = await runInDurableObject(stub, (_, state) => state.storage.sql.exec("SELECT * FROM pane").toArray());
+    expect(panes).toEqual([]);
+  });
+});
