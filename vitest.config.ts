@@ -10,8 +10,13 @@ function workerProject(name: string, include: string[], bindings: Record<string,
   return {
     plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings } })],
     // A file's first request starts its workerd isolate, which takes seconds on a loaded 2-core machine.
-    test: { name, include, testTimeout: 20_000 },
+    test: { name, include, testTimeout: 20_000, onConsoleLog: withoutAttemptLines },
   };
+}
+
+/** The Worker logs a line per delivery attempt (for Workers Logs); in test output they are noise. */
+function withoutAttemptLines(log: string): false | undefined {
+  return log.startsWith('{"event":"delivery.attempt"') ? false : undefined;
 }
 
 export default defineConfig({
@@ -62,6 +67,18 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        // The dashboard in Debian's Chromium (skipped without it), on the local service as `npm start` runs it.
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // Each file starts a service and a browser: one file at a time is load enough for a small machine.
+          fileParallelism: false,
         },
       },
     ],

@@ -1,7 +1,7 @@
 import { type DeliveryResult, type DeliveryWaits, runDeliveryCase } from "./delivery.ts";
 import { fixed, markdownTable } from "./markdown.ts";
 import type { Protocol } from "./receivers.ts";
-import type { BenchSection } from "./section.ts";
+import type { BenchSection, ProcessRole } from "./section.ts";
 import type { SystemUnderTest } from "./system-under-test.ts";
 
 const dataPerRequest = 100;
@@ -29,11 +29,21 @@ const resultColumns = [
   "p99 ms",
   "lost",
   "duplicates",
+  "Worker CPU µs per datum-delivery",
 ];
+/** TCP and UDP go through the relay: its CPU too. */
+const relayColumns = [...resultColumns, "relay CPU µs per datum-delivery"];
 /** UDP tables add what the kernel says about datagrams dropped at the receivers. */
-const udpColumns = [...resultColumns, "datagrams dropped by receive buffers"];
+const udpColumns = [...relayColumns, "datagrams dropped by receive buffers"];
+const columns: Record<Protocol, string[]> = { HTTP: resultColumns, TCP: relayColumns, UDP: udpColumns };
 
-function resultRow({ system, observers, rate, result }: Measured): string[] {
+/** CPU µs of `seconds` per datum-delivery (data accepted × observers); "–" where the CPU was not measured. */
+export function perDelivery(seconds: number | undefined, result: DeliveryResult, observers: number): string {
+  return seconds === undefined ? "–" : fixed((seconds * 1e6) / (result.posted * observers), 2);
+}
+
+function resultRow({ system, protocol, observers, rate, result }: Measured): string[] {
+  const cpu = (role: ProcessRole) => perDelivery(result.cpuSeconds?.[role], result, observers);
   const row = [
     String(observers),
     system.name,
@@ -46,8 +56,11 @@ function resultRow({ system, observers, rate, result }: Measured): string[] {
     fixed(result.p99),
     fixed(result.lost),
     fixed(result.duplicates),
+    cpu("worker"),
+    ...(protocol === "HTTP" ? [] : [cpu("relay")]),
   ];
-  return result.receiveBufferDrops === undefined ? row : [...row, fixed(result.receiveBufferDrops)];
+  if (protocol !== "UDP") return row;
+  return [...row, result.receiveBufferDrops === undefined ? "–" : fixed(result.receiveBufferDrops)];
 }
 
 function ratioRows(measured: readonly Measured[], ours: SystemUnderTest, theirs: SystemUnderTest): string[][] {
@@ -78,7 +91,7 @@ function ratioRows(measured: readonly Measured[], ours: SystemUnderTest, theirs:
  * End-to-end delivery with 1, 10 and 100 observers of one metric over each protocol, and the same
  * job done by InfluxDB (write + subscription) when one runs here, as ratios.
  */
-export const deliverySection: BenchSection = async ({ settings, towerEdge, influxDb, progress }) => {
+export const deliverySection: BenchSection = async ({ settings, towerEdge, influxDb, processes, progress }) => {
   const systems = influxDb === undefined ? [towerEdge] : [towerEdge, influxDb];
   progress("delivery: warm-up");
   await runDeliveryCase(
@@ -100,7 +113,15 @@ export const deliverySection: BenchSection = async ({ settings, towerEdge, influ
       for (const system of systems.filter((candidate) => candidate.protocols.includes(protocol))) {
         progress(`delivery: ${system.name}, ${observers} ${protocol} observers, ${fixed(rate)} data/s`);
         const result = await runDeliveryCase(
-          { system, protocol, observers, rate, dataPerRequest, seconds: settings.seconds },
+          {
+            system,
+            protocol,
+            observers,
+            rate,
+            dataPerRequest,
+            seconds: settings.seconds,
+            processes: system === towerEdge ? processes : undefined,
+          },
           waits,
         );
         progress(
@@ -125,7 +146,10 @@ export const deliverySection: BenchSection = async ({ settings, towerEdge, influ
       `had not received when nothing more arrived for ${waits.quietSeconds} s, summed over observers; for UDP, ` +
       "the kernel's count of datagrams dropped at full receive buffers (this machine, all sockets) tells how much " +
       "of that the receivers dropped. Before each case a probe datum has to reach every observer, so that earlier " +
-      `cases' backlogs are drained, and an unmeasured ${warmUpSeconds} s case with one HTTP observer runs first.`,
+      `cases' backlogs are drained, and an unmeasured ${warmUpSeconds} s case with one HTTP observer runs first. ` +
+      `CPU per datum-delivery: the CPU time (utime + stime in /proc) of ${processes.worker.describe()}, and over ` +
+      `TCP and UDP of ${processes.relay.describe()}, from the first post until the deliveries were in, ` +
+      "÷ (data accepted × observers); the Worker's includes taking the data in.",
     "",
   ];
   lines.push(
@@ -137,13 +161,7 @@ export const deliverySection: BenchSection = async ({ settings, towerEdge, influ
   );
   for (const protocol of settings.protocols) {
     const entries = measured.filter((entry) => entry.protocol === protocol);
-    const withDrops = entries.some((entry) => entry.result.receiveBufferDrops !== undefined);
-    lines.push(
-      `${protocol} observers:`,
-      "",
-      ...markdownTable(withDrops ? udpColumns : resultColumns, entries.map(resultRow), 2),
-      "",
-    );
+    lines.push(`${protocol} observers:`, "", ...markdownTable(columns[protocol], entries.map(resultRow), 2), "");
   }
   if (influxDb !== undefined) {
     lines.push(

@@ -1,5 +1,13 @@
 import { measuredDatum, probeDatum } from "./line-protocol.ts";
-import { type LatencyReceiver, type LatencyRecorder, type Protocol, startLatencyReceiver } from "./receivers.ts";
+import { cpuMeter } from "./process-accounting.ts";
+import {
+  type LatencyReceiver,
+  type LatencyRecorder,
+  type ObserverFormat,
+  type Protocol,
+  startLatencyReceiver,
+} from "./receivers.ts";
+import type { BenchProcesses, ProcessRole } from "./section.ts";
 import type { SystemUnderTest } from "./system-under-test.ts";
 import { udpReceiveBufferDrops } from "./udp-drops.ts";
 
@@ -13,6 +21,12 @@ export interface DeliveryCase {
   rate: number;
   dataPerRequest: number;
   seconds: number;
+  /** What the observers take; INFLUXDB by default (the only format both systems deliver). */
+  format?: ObserverFormat;
+  /** Processes whose CPU time the case reports, from the first post until the deliveries are in. */
+  processes?: BenchProcesses;
+  /** Called as posting begins (after the probe), e.g. to time samples from then on. */
+  onPostingStarted?: () => void;
 }
 
 export interface DeliveryResult {
@@ -37,6 +51,10 @@ export interface DeliveryResult {
   settleSeconds: number;
   /** Failed deliveries the system reports, when data were lost and it reports them. */
   failures: string[];
+  /** CPU seconds of each of the case's `processes`, from the first post until the deliveries were in. */
+  cpuSeconds: Record<ProcessRole, number> | undefined;
+  /** Seconds from the first post until the deliveries were in (or given up on): the span of `cpuSeconds`. */
+  caseSeconds: number;
 }
 
 /** How long the bench waits: for a probe before a case, and for the last data after posting stops. */
@@ -189,23 +207,28 @@ function assertReadable(system: SystemUnderTest, receivers: readonly LatencyRece
  * datum and observer, the time from post to first arrival.
  */
 export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: DeliveryWaits): Promise<DeliveryResult> {
-  const { system, protocol, observers, label } = deliveryCase;
+  const { system, protocol, observers, label, format, processes } = deliveryCase;
   const metric = `bench-${system.slug}-${protocol.toLowerCase()}-${observers}${label ? `-${label}` : ""}`;
   const postedAt: number[] = [];
   const receivers = await Promise.all(
-    Array.from({ length: observers }, () => startLatencyReceiver(protocol, metric, postedAt)),
+    Array.from({ length: observers }, () => startLatencyReceiver(protocol, metric, postedAt, format)),
   );
   try {
     const unobserve = await system.observe(metric, receivers);
     try {
       const settleSeconds = await awaitProbe(system, metric, receivers, waits.settleTimeoutSeconds);
       const dropsBefore = protocol === "UDP" ? await udpReceiveBufferDrops() : undefined;
+      const cpuSeconds = processes && cpuMeter(processes);
+      const caseStarted = performance.now();
+      deliveryCase.onPostingStarted?.();
       const { postingWindow, posted, rejected, rejections, postedPerSecond } = await postOnSchedule(
         deliveryCase,
         metric,
         postedAt,
       );
       await awaitDeliveries(receivers, posted, waits);
+      const cpu = cpuSeconds?.();
+      const caseSeconds = (performance.now() - caseStarted) / 1000;
       const dropsAfter = dropsBefore === undefined ? undefined : await udpReceiveBufferDrops();
       assertReadable(system, receivers);
       const recorders = receivers.map((receiver) => receiver.recorder);
@@ -227,6 +250,8 @@ export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: Deliver
         duplicates: recorders.reduce((sum, recorder) => sum + recorder.duplicates, 0),
         settleSeconds,
         failures,
+        cpuSeconds: cpu,
+        caseSeconds,
       };
     } finally {
       await unobserve();

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Agent } from "node:http";
 import { send } from "./http-client.ts";
 import { formatLine } from "./line-protocol.ts";
+import { ProcessGroup, processTable } from "./process-accounting.ts";
 import { type Protocol, receiverHost } from "./receivers.ts";
 import { refusal, type SystemUnderTest } from "./system-under-test.ts";
 
@@ -21,6 +22,26 @@ import { refusal, type SystemUnderTest } from "./system-under-test.ts";
 
 const destinationSchemes: Partial<Record<Protocol, string>> = { HTTP: "http", UDP: "udp" };
 
+/** InfluxDB as a system under test, and what the intake section compares with directly. */
+export interface InfluxDbUnderTest extends SystemUnderTest {
+  /** POST line protocol here to write to the run's database. */
+  readonly writeUrl: string;
+  /** The influxd process(es) of this machine when the URL is a loopback one (for their CPU time); none otherwise. */
+  readonly processes: ProcessGroup;
+}
+
+const loopbackHosts = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** The influxd processes running here, when `url` points at this machine. */
+function localInfluxd(url: string): ProcessGroup {
+  const local = loopbackHosts.has(new URL(url).hostname);
+  const processes = local ? processTable().filter((process) => process.comm === "influxd") : [];
+  return new ProcessGroup(
+    "influxd",
+    processes.map(({ pid, comm }) => ({ pid, comm, cmdline: comm })),
+  );
+}
+
 interface QueryAnswer {
   results?: { error?: string }[];
   error?: string;
@@ -39,7 +60,7 @@ async function detectVersion(url: string): Promise<string | undefined> {
  * InfluxDB at `url` with a database of its own for this run (dropped by close), or undefined when no
  * InfluxDB answers GET /ping there.
  */
-export async function connectInfluxDb(url: string): Promise<SystemUnderTest | undefined> {
+export async function connectInfluxDb(url: string): Promise<InfluxDbUnderTest | undefined> {
   const version = await detectVersion(url);
   if (version === undefined) return undefined;
   const database = `tower_edge_bench_${randomBytes(6).toString("hex")}`;
@@ -57,11 +78,14 @@ export async function connectInfluxDb(url: string): Promise<SystemUnderTest | un
     name: `InfluxDB ${version}`,
     slug: "influxdb",
     protocols: ["HTTP", "UDP"],
+    writeUrl: write.href,
+    processes: localInfluxd(url),
     async observe(metric, receivers) {
       // Subscriptions are per retention policy, not per measurement: the bench has one case's at a time.
       const subscriptions = receivers.map((receiver, index) => {
         const scheme = destinationSchemes[receiver.protocol];
         if (scheme === undefined) throw new Error(`InfluxDB subscriptions have no ${receiver.protocol} destinations`);
+        if (receiver.format !== "INFLUXDB") throw new Error(`InfluxDB subscriptions forward line protocol only`);
         return { name: `"${metric}-${index}"`, destination: `'${scheme}://${receiverHost}:${receiver.port}'` };
       });
       for (const { name, destination } of subscriptions) {

@@ -14,6 +14,10 @@ export interface LoadOptions {
   method: "GET" | "POST";
   /** Bodies to send, cycled through; none for GET. */
   bodies?: readonly string[];
+  /** Builds the body of the request numbered `sent` when it goes out (e.g. to stamp it with the time); overrides `bodies`. */
+  body?: (sent: number) => string;
+  /** The bodies' content type; application/json by default. */
+  contentType?: string;
   expectedStatus: number;
   concurrency: number;
   seconds: number;
@@ -34,8 +38,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   const client = async () => {
     while (performance.now() < deadline && sent < (options.requests ?? Infinity)) {
-      const body = bodies.length > 0 ? bodies[sent++ % bodies.length] : undefined;
-      const outcome = await send(agent, target, { method: options.method, body });
+      const body = options.body ? options.body(sent++) : bodies.length > 0 ? bodies[sent++ % bodies.length] : undefined;
+      const outcome = await send(agent, target, { method: options.method, body, contentType: options.contentType });
       completed += 1;
       if (outcome !== options.expectedStatus) errors += 1;
     }

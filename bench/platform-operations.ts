@@ -5,7 +5,7 @@ import { runLoad } from "./load.ts";
 import { fixed, markdownTable } from "./markdown.ts";
 import type { BenchSection } from "./section.ts";
 
-type Usage = typeof usage;
+export type Usage = typeof usage;
 type Operation = Exclude<keyof Usage, "since" | "dataAccepted">;
 
 const requests = 60;
@@ -33,7 +33,7 @@ const previousRelease: Partial<Record<Operation, number>> = {
   outboundRequests: 0.1,
 };
 
-async function readUsage(serviceUrl: string): Promise<Usage> {
+export async function readUsage(serviceUrl: string): Promise<Usage> {
   return (await (await fetch(`${serviceUrl}/v1/usage`)).json()) as Usage;
 }
 
@@ -94,7 +94,7 @@ async function operationsPer1000(
  * with one HTTP observer, from the Worker's own counters (GET /v1/usage) before and after: with a
  * healthy observer, and with one that is down, whose data all go to its durable backlog.
  */
-export const platformOperationsSection: BenchSection = async ({ serviceUrl, progress }) => {
+export const platformOperationsSection: BenchSection = async ({ serviceUrl, targets: board, progress }) => {
   const observer = createServer((request, response) => {
     request.resume();
     request.on("end", () => response.writeHead(204).end());
@@ -127,6 +127,11 @@ export const platformOperationsSection: BenchSection = async ({ serviceUrl, prog
     targets[key] ?? "",
   ]);
   const messages = healthy.perThousand("queueMessagesWritten") + healthy.perThousand("queueMessagesRead");
+  const objectRequests = healthy.perThousand("durableObjectRequests");
+  board.record("platform-operations", {
+    measured: `${fixed(messages, 3)} queue messages and ${fixed(objectRequests, 3)} Durable Object requests (healthy observer)`,
+    met: messages <= 2 && objectRequests <= 0.1,
+  });
   return [
     `Platform operations per 1,000 accepted data: ${fixed(healthy.accepted)} data in requests of ` +
       `${fixed(dataPerRequest)} to one metric with one HTTP observer, counted by the Worker itself ` +

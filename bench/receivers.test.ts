@@ -55,6 +55,37 @@ describe("LatencyRecorder", () => {
   });
 });
 
+describe("LatencyRecorder in TOWER/JSON", () => {
+  const element = (sequence: number, metric = "m", resourceId = `r${sequence}`) => ({
+    resourceId,
+    metric,
+    value: sequence,
+    timestamp: 1,
+  });
+
+  it("reads each element of each payload, one payload a line", () => {
+    const recorder = new LatencyRecorder("m", [1_000, 1_000, 1_010], "TOWER/JSON");
+    const payloads = [
+      [element(0), element(1)],
+      [element(2), element(0), element(7, "other"), element(0, "m", "probe")],
+    ].map((payload) => JSON.stringify(payload));
+    recorder.record(`${payloads.join("\n")}\n`, 1_050);
+    expect(recorder.latencies).toEqual([50, 50, 40]);
+    expect(recorder.distinct).toBe(3);
+    expect(recorder.duplicates).toBe(1);
+    expect(recorder.probes).toBe(1);
+    expect(recorder.unreadable).toBe(0);
+  });
+
+  it("counts what is no TOWER/JSON as unreadable: not JSON, not an array, an element without a number", () => {
+    const recorder = new LatencyRecorder("m", [1_000], "TOWER/JSON");
+    recorder.record('m,resourceId=r0 value=0 1\n{"value":0}\n[{"resourceId":"r0","metric":"m","value":"0"}]', 1_050);
+    expect(recorder.unreadable).toBe(3);
+    expect(recorder.firstUnreadable).toBe("m,resourceId=r0 value=0 1");
+    expect(recorder.distinct).toBe(0);
+  });
+});
+
 describe("steadyDeliveryRate", () => {
   /** A recorder that received `count` data at each of `times`. */
   function received(times: readonly number[], count: number): LatencyRecorder {
@@ -117,6 +148,19 @@ describe("latency receivers", () => {
     const response = await fetch(`http://127.0.0.1:${receiver.port}/write?db=x`, { method: "POST", body: text });
     expect(response.status).toBe(204);
     expect(receiver.recorder.distinct).toBe(3);
+    await receiver.close();
+  });
+
+  it("HTTP in TOWER/JSON: records the elements of the array", async () => {
+    const receiver = await startLatencyReceiver("HTTP", "m", postedAt, "TOWER/JSON");
+    expect(receiver.format).toBe("TOWER/JSON");
+    const body = JSON.stringify(
+      [0, 1, 2].map((sequence) => ({ resourceId: `r${sequence}`, metric: "m", value: sequence, timestamp: 1 })),
+    );
+    const response = await fetch(`http://127.0.0.1:${receiver.port}/`, { method: "POST", body });
+    expect(response.status).toBe(204);
+    expect(receiver.recorder.distinct).toBe(3);
+    expect(receiver.recorder.unreadable).toBe(0);
     await receiver.close();
   });
 

@@ -3,10 +3,35 @@ import { once } from "node:events";
 import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
-import { isProbe, parseLine } from "./line-protocol.ts";
+import { isProbe, parseLine, type ReceivedLine } from "./line-protocol.ts";
 
 export const protocols = ["HTTP", "TCP", "UDP"] as const;
 export type Protocol = (typeof protocols)[number];
+
+/**
+ * What the observers are registered for: INFLUXDB line protocol, or TOWER/JSON (a JSON array of
+ * `{"resourceId","metric","value","timestamp"}` per payload, one payload a line on TCP).
+ */
+export const observerFormats = ["INFLUXDB", "TOWER/JSON"] as const;
+export type ObserverFormat = (typeof observerFormats)[number];
+
+/** A TOWER/JSON element as the bench reads it: the fields of a ReceivedLine, or undefined if it lacks one. */
+function towerElement(element: unknown): ReceivedLine | undefined {
+  if (typeof element !== "object" || element === null) return undefined;
+  const { metric, resourceId, value } = element as Record<string, unknown>;
+  if (typeof metric !== "string" || typeof resourceId !== "string" || typeof value !== "number") return undefined;
+  return { metric, resourceId, value };
+}
+
+/** The elements of one TOWER/JSON payload; undefined when it is not a JSON array. */
+function parseTowerJson(text: string): unknown[] | undefined {
+  try {
+    const document: unknown = JSON.parse(text);
+    return Array.isArray(document) ? document : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Every receiver listens on loopback: the systems under test run on this machine. */
 export const receiverHost = "127.0.0.1";
@@ -31,6 +56,7 @@ export class LatencyRecorder {
   constructor(
     private readonly metric: string,
     private readonly postedAt: readonly number[],
+    private readonly format: ObserverFormat = "INFLUXDB",
   ) {}
 
   /** Date.now() of the last first arrival of a measured datum; 0 before any. */
@@ -38,26 +64,45 @@ export class LatencyRecorder {
     return this.arrivals.at(-1) ?? 0;
   }
 
-  /** Records whole lines (a trailing newline is optional) that arrived at `arrival`. */
+  /**
+   * Records whole lines (a trailing newline is optional) that arrived at `arrival`: each a datum in
+   * line protocol, or a TOWER/JSON payload (compact JSON holds no newline).
+   */
   record(text: string, arrival = Date.now()): void {
     for (let start = 0; start < text.length; ) {
       const newline = text.indexOf("\n", start);
       const end = newline === -1 ? text.length : newline;
-      if (end > start) this.recordLine(text, start, end, arrival);
+      if (end > start) {
+        if (this.format === "INFLUXDB") this.recordLine(text, start, end, arrival);
+        else this.recordTowerJson(text.slice(start, end), arrival);
+      }
       start = end + 1;
     }
   }
 
   private recordLine(text: string, start: number, end: number, arrival: number): void {
-    const received = parseLine(text, start, end);
-    // Another metric's line is an earlier case's, late, sent to the port this receiver now has.
+    this.recordDatum(parseLine(text, start, end), () => text.slice(start, end), arrival);
+  }
+
+  private recordTowerJson(payload: string, arrival: number): void {
+    const elements = parseTowerJson(payload);
+    if (elements === undefined) {
+      this.recordDatum(undefined, () => payload, arrival);
+      return;
+    }
+    for (const element of elements) this.recordDatum(towerElement(element), () => JSON.stringify(element), arrival);
+  }
+
+  /** One datum read (undefined: unreadable, `raw` tells what it was). */
+  private recordDatum(received: ReceivedLine | undefined, raw: () => string, arrival: number): void {
+    // Another metric's datum is an earlier case's, late, sent to the port this receiver now has.
     if (received !== undefined && received.metric !== this.metric) return;
     const postedAt = received && this.postedAt[received.value];
     if (received !== undefined && isProbe(received.resourceId)) {
       this.probes += 1;
     } else if (received === undefined || postedAt === undefined) {
       this.unreadable += 1;
-      this.firstUnreadable ??= text.slice(start, end);
+      this.firstUnreadable ??= raw();
     } else if (this.hasSeen(received.value)) {
       this.duplicates += 1;
     } else {
@@ -83,6 +128,7 @@ export class LatencyRecorder {
 /** An observer for the bench, on `receiverHost`:`port`; HTTP ones take POSTs on any path. */
 export interface LatencyReceiver {
   readonly protocol: Protocol;
+  readonly format: ObserverFormat;
   readonly port: number;
   readonly recorder: LatencyRecorder;
   close(): Promise<void>;
@@ -154,13 +200,17 @@ async function udpReceiver(recorder: LatencyRecorder) {
 
 const starters = { HTTP: httpReceiver, TCP: tcpReceiver, UDP: udpReceiver } satisfies Record<Protocol, unknown>;
 
-/** Starts an observer of `metric` that records the latency of each datum it receives (see LatencyRecorder). */
+/**
+ * Starts an observer of `metric` that records the latency of each datum it receives (see
+ * LatencyRecorder), in `format`.
+ */
 export async function startLatencyReceiver(
   protocol: Protocol,
   metric: string,
   postedAt: readonly number[],
+  format: ObserverFormat = "INFLUXDB",
 ): Promise<LatencyReceiver> {
-  const recorder = new LatencyRecorder(metric, postedAt);
+  const recorder = new LatencyRecorder(metric, postedAt, format);
   const { port, close } = await starters[protocol](recorder);
-  return { protocol, port, recorder, close };
+  return { protocol, format, port, recorder, close };
 }

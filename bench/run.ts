@@ -8,20 +8,56 @@ import { startLocalWorker } from "../tools/start/local-worker.ts";
 import { startRelayChild } from "../tools/start/relay-child.ts";
 import { freePort } from "../tools/testing/free-port.ts";
 import { deliverySection } from "./delivery-report.ts";
+import { fourObserversSection } from "./four-observers.ts";
 import { connectInfluxDb } from "./influxdb.ts";
 import { intakeSection } from "./intake.ts";
 import { isolationSection } from "./isolation.ts";
 import { fixed } from "./markdown.ts";
 import { platformOperationsSection } from "./platform-operations.ts";
-import type { BenchContext, BenchSection } from "./section.ts";
-import { benchSettingsSchema } from "./settings.ts";
+import { findDescendants, ProcessGroup } from "./process-accounting.ts";
+import { rulesSection } from "./rules.ts";
+import type { BenchContext, BenchProcesses, BenchSection } from "./section.ts";
+import { type BenchSectionName, benchSettingsSchema, sectionNames } from "./settings.ts";
+import { soakSection } from "./soak.ts";
+import { TargetBoard } from "./targets.ts";
 import { towerEdge } from "./tower-edge.ts";
 
 /*
- * The report's parts, run and written in this order. The intake table stays first: the intake
- * ratio at its end is the headline figure.
+ * The report's parts, run and written in the order of sectionNames (BENCH_SECTIONS picks some).
+ * The intake table stays first: the intake ratio at its end is the headline figure. The Targets
+ * table follows them all.
  */
-const sections: readonly BenchSection[] = [intakeSection, platformOperationsSection, deliverySection, isolationSection];
+const sections: Record<BenchSectionName, BenchSection> = {
+  intake: intakeSection,
+  operations: platformOperationsSection,
+  delivery: deliverySection,
+  "four-observers": fourObserversSection,
+  rules: rulesSection,
+  isolation: isolationSection,
+  soak: soakSection,
+};
+
+/** The relay's entry point, as relay-child.ts starts it: how its process is told from other Node processes. */
+const relayEntry = "src/relay/main.ts";
+
+/**
+ * The Worker runtime and the relay this process started (its descendants in the kernel's process
+ * table: workerd by name, the relay by its entry point), and this process itself.
+ */
+function benchProcesses(): BenchProcesses {
+  const bench = { pid: process.pid, comm: "node", cmdline: process.argv.join(" ") };
+  return {
+    worker: new ProcessGroup(
+      "workerd",
+      findDescendants(process.pid, (child) => child.comm === "workerd"),
+    ),
+    relay: new ProcessGroup(
+      "the relay",
+      findDescendants(process.pid, (child) => child.cmdline.includes(relayEntry)),
+    ),
+    bench: new ProcessGroup("the bench", [bench]),
+  };
+}
 
 function commitMeasured(): string {
   const commit = execSync("git rev-parse --short HEAD").toString().trim();
@@ -50,20 +86,29 @@ async function main() {
     serviceUrl: worker.url,
     towerEdge: towerEdge(worker.url),
     influxDb: await connectInfluxDb(settings.influxDbUrl),
+    processes: benchProcesses(),
+    targets: new TargetBoard(),
     progress: (note) => console.error(note),
   };
+  const { worker: runtime, relay: relayProcess } = bench.processes;
+  bench.progress(`processes: ${runtime.describe()}, ${relayProcess.describe()}, bench pid ${process.pid}`);
+  const chosen = sectionNames.filter((name) => settings.sections.has(name));
   const lines = [
     `Measured ${new Date().toISOString()} on commit ${commitMeasured()}, ${cpus().length} cores, against ` +
-      "the Worker as `npm start` runs it (Miniflare driving workerd), the relay in a Node process of its own.",
+      "the Worker as `npm start` runs it (Miniflare driving workerd), the relay in a Node process of its own." +
+      (chosen.length < sectionNames.length ? ` Sections run (BENCH_SECTIONS): ${chosen.join(", ")}.` : ""),
     "",
   ];
   console.log(lines.join("\n"));
   try {
-    for (const section of sections) {
-      const sectionLines = await section(bench);
+    for (const name of chosen) {
+      const sectionLines = await sections[name](bench);
       console.log([...sectionLines, ""].join("\n"));
       lines.push(...sectionLines, "");
     }
+    const targetLines = bench.targets.lines();
+    console.log([...targetLines, ""].join("\n"));
+    lines.push(...targetLines, "");
   } finally {
     await bench.towerEdge.close();
     await bench.influxDb?.close();

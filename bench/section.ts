@@ -1,5 +1,12 @@
+import type { InfluxDbUnderTest } from "./influxdb.ts";
+import type { ProcessGroup } from "./process-accounting.ts";
 import type { BenchSettings } from "./settings.ts";
 import type { SystemUnderTest } from "./system-under-test.ts";
+import type { TargetBoard } from "./targets.ts";
+
+/** The processes of a run: the Worker runtime (workerd), the relay, and the bench's own. */
+export type ProcessRole = "worker" | "relay" | "bench";
+export type BenchProcesses = Record<ProcessRole, ProcessGroup>;
 
 /** What every part of the report runs against. */
 export interface BenchContext {
@@ -9,7 +16,11 @@ export interface BenchContext {
   /** The Worker as `npm start` runs it, its relay in a process of its own. */
   towerEdge: SystemUnderTest;
   /** InfluxDB to compare with, when one runs on this machine. */
-  influxDb: SystemUnderTest | undefined;
+  influxDb: InfluxDbUnderTest | undefined;
+  /** The processes whose CPU time and memory the report gives, found by the kernel's process table. */
+  processes: BenchProcesses;
+  /** Where sections leave their figures for the Targets table at the end. */
+  targets: TargetBoard;
   /** A progress note on stderr; not part of the report. */
   progress(note: string): void;
 }

@@ -1,6 +1,18 @@
 import { z } from "zod";
 import { protocols } from "./receivers.ts";
 
+/** The report's sections, in the order they run and appear; the Targets table follows them. */
+export const sectionNames = [
+  "intake",
+  "operations",
+  "delivery",
+  "four-observers",
+  "rules",
+  "isolation",
+  "soak",
+] as const;
+export type BenchSectionName = (typeof sectionNames)[number];
+
 const positive = (fallback: number) => z.coerce.number().positive().default(fallback);
 /** A comma-separated list. */
 const list = <T extends z.ZodType>(item: T, fallback: string) =>
@@ -12,13 +24,20 @@ const list = <T extends z.ZodType>(item: T, fallback: string) =>
     z.array(item).min(1),
   );
 
-/** `npm run bench` settings, from environment variables; the defaults fit a full run in 10 minutes on 2 cores. */
+/**
+ * `npm run bench` settings, from environment variables; with the defaults a full run takes about
+ * nine minutes on 2 cores, the soak's 200 s included.
+ */
 export const benchSettingsSchema = z
   .object({
+    /** The sections to run, e.g. `intake,soak` (any order; they run in the report's); all by default. */
+    BENCH_SECTIONS: list(z.enum(sectionNames), sectionNames.join(",")),
     /** Seconds each intake row and each delivery case posts for. */
     BENCH_SECONDS: positive(6),
     /** Clients of the closed-loop intake load. */
     BENCH_CONCURRENCY: z.coerce.number().int().positive().default(32),
+    /** Seconds each case of the rules section (no rule, one rule, ten rules) posts for. */
+    BENCH_RULES_SECONDS: positive(4),
     /**
      * Data/s posted to one metric in a delivery case: 10% above the 20,000 data/s target, so that
      * the delivered rate can show the target met and not only approached...
@@ -27,16 +46,30 @@ export const benchSettingsSchema = z
     /** ...unless that many deliveries/s (rate × observers) would exceed this. */
     BENCH_FANOUT_RATE: positive(220_000),
     BENCH_OBSERVERS: list(z.coerce.number().int().min(1).max(100), "1,10,100"),
+    /**
+     * Data/s posted in 1,000-datum requests to the metric of the four HTTP observers (the
+     * four-observers section): 10% above the 80,000 data/s per observer target.
+     */
+    BENCH_FOUR_OBSERVERS_RATE: positive(88_000),
+    /** Seconds the soak measures memory for, after its warm-up of 20 s at the same rate. */
+    BENCH_SOAK_SECONDS: positive(180),
+    /** Data/s of the soak's open loop, in 1,000-datum requests. */
+    BENCH_SOAK_RATE: positive(20_000),
     BENCH_PROTOCOLS: list(z.enum(protocols), protocols.join(",")),
     /** Where an InfluxDB 1.x to compare with may answer; without one the comparison is skipped. */
     BENCH_INFLUXDB_URL: z.url().default("http://127.0.0.1:8086"),
   })
   .transform((env) => ({
+    sections: new Set(env.BENCH_SECTIONS),
     seconds: env.BENCH_SECONDS,
     concurrency: env.BENCH_CONCURRENCY,
+    rulesSeconds: env.BENCH_RULES_SECONDS,
     deliveryRate: env.BENCH_DELIVERY_RATE,
     fanOutRate: env.BENCH_FANOUT_RATE,
     observerCounts: env.BENCH_OBSERVERS,
+    fourObserversRate: env.BENCH_FOUR_OBSERVERS_RATE,
+    soakSeconds: env.BENCH_SOAK_SECONDS,
+    soakRate: env.BENCH_SOAK_RATE,
     protocols: env.BENCH_PROTOCOLS,
     influxDbUrl: env.BENCH_INFLUXDB_URL,
   }));

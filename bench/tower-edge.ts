@@ -6,13 +6,16 @@ import { send } from "./http-client.ts";
 import { type LatencyReceiver, receiverHost } from "./receivers.ts";
 import { refusal, type SystemUnderTest } from "./system-under-test.ts";
 
-/** Observers in INFLUXDB format, so that one parser reads what either system delivers. */
+/**
+ * Observers in the receiver's format: INFLUXDB unless a case asks otherwise, so that one parser
+ * reads what either system delivers.
+ */
 function observerBody(receiver: LatencyReceiver) {
   const address =
     receiver.protocol === "HTTP"
       ? { callbackUrl: `http://${receiverHost}:${receiver.port}/` }
       : { observerHost: receiverHost, observerPort: receiver.port };
-  return { format: "INFLUXDB", protocol: receiver.protocol, ...address };
+  return { format: receiver.format, protocol: receiver.protocol, ...address };
 }
 
 async function expectStatus(response: Promise<{ status: number }>, expected: number, what: string): Promise<void> {

@@ -46,7 +46,7 @@ describe("DeliveryDispatcher.deliverAll", () => {
       { id: "done", ok: true, bytes: 8 },
       { id: "failed", ok: false, error: "refused" },
     ]);
-    expect(counters.render()).toContain('relay_failures_total{protocol="tcp"} 1\n');
+    expect(await counters.render()).toContain('relay_failures_total{protocol="tcp"} 1\n');
   });
 
   it("answers as soon as every delivery has ended, without waiting for the deadline", async () => {

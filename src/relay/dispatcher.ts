@@ -65,12 +65,14 @@ export class DeliveryDispatcher {
 
   private async deliver(delivery: RelayDelivery): Promise<RelayResult> {
     const protocol = delivery.protocol === "TCP" ? "tcp" : "udp";
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     try {
       const bytes = await Promise.race([this.carry(delivery), this.aborted]);
-      this.parts.counters.delivered(protocol, bytes);
+      this.parts.counters.delivered(protocol, bytes, seconds());
       return { id: delivery.id, ok: true, bytes };
     } catch (error) {
-      this.parts.counters.failed(protocol);
+      this.parts.counters.failed(protocol, seconds());
       return { id: delivery.id, ok: false, error: reasonOf(error) };
     }
   }

@@ -208,5 +208,9 @@ describe("/metrics", () => {
     expect(await counterValue(relay, "relay_bytes_total", "tcp")).toBe(before.bytes + 11);
     expect(await counterValue(relay, "relay_failures_total", "tcp")).toBe(before.failures + 1);
     expect(await counterValue(relay, "relay_deliveries_total", "udp")).toBe(before.udpDeliveries);
+    expect(metrics.body).toContain("# TYPE relay_delivery_duration_seconds histogram\n");
+    expect(metrics.body).toMatch(/relay_delivery_duration_seconds_count\{protocol="tcp",outcome="delivered"\} [1-9]/);
+    expect(metrics.body).toMatch(/relay_delivery_duration_seconds_count\{protocol="tcp",outcome="failed"\} [1-9]/);
+    expect(metrics.body).toContain("# TYPE relay_process_resident_memory_bytes gauge\n");
   });
 });

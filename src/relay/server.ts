@@ -6,7 +6,7 @@ import { jsonBody } from "../shared/http/json-body.ts";
 import { problemOnError, problemOnMethodNotAllowed, problemOnNotFound } from "../shared/http/problem-handlers.ts";
 import { ApiError } from "../shared/problems.ts";
 import { type RelayResponse, relayDeliveriesPath, relayRequestSchema } from "../shared/relay-contract.ts";
-import { prometheusContentType, type RelayCounters } from "./counters.ts";
+import type { RelayCounters } from "./counters.ts";
 import type { DeliveryDispatcher } from "./dispatcher.ts";
 import { InFlight } from "./in-flight.ts";
 import { requireToken } from "./token-auth.ts";
@@ -42,7 +42,9 @@ export class RelayHttpApi {
     });
 
     app.get("/healthz", (c) => c.json({ status: "ok" }));
-    app.get("/metrics", (c) => c.body(options.counters.render(), 200, { "content-type": prometheusContentType }));
+    app.get("/metrics", async (c) =>
+      c.body(await options.counters.render(), 200, { "content-type": options.counters.contentType }),
+    );
     app.post(
       relayDeliveriesPath,
       this.admit,

@@ -7,6 +7,7 @@ import { SettingsError } from "../shared/settings";
 import { type Config, readConfig } from "./config";
 import { contractRoutes } from "./contract/contract-routes";
 import { docsAsset } from "./contract/docs-assets";
+import { dashboardRoutes } from "./dashboard/dashboard-routes";
 import { authentication } from "./http/auth";
 import { monitoringDataRoutes } from "./intake/routes";
 import { metricRoutes } from "./metrics/metric-routes";
@@ -14,6 +15,7 @@ import { observerRoutes } from "./metrics/observer-routes";
 import { resourceRoutes } from "./model/routes";
 import { healthRoutes } from "./ops/health-routes";
 import { localControlRoutes } from "./ops/local-control-routes";
+import { prometheusRoutes } from "./ops/prometheus/prometheus-routes";
 import { usageRoutes } from "./ops/usage-routes";
 import { ruleRoutes } from "./rules/rule-routes";
 
@@ -42,6 +44,7 @@ function createApi() {
     .route("/resources", resourceRoutes)
     .route("/monitoring-rules", ruleRoutes)
     .route("/monitoringdata", monitoringDataRoutes)
+    .route("/prometheus", prometheusRoutes)
     .route("/results", monitoringDataRoutes)
     .route("/usage", usageRoutes);
   // The document describes `api` as it is once these are added: /openapi.json and /docs included.
@@ -73,5 +76,7 @@ export function createApp() {
   app.route("/", api);
   // At the root only: the docs page names its script by absolute path.
   app.get("/_docs/*", docsAsset);
+  // At the root only, as well: the dashboard's page and the files it names by absolute path.
+  app.route("/", dashboardRoutes);
   return app;
 }

@@ -1,10 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import atosRules from "../../src/worker/rules/document/fixtures/AtosMonitoringRules.xml?raw";
-import avgResponseTimeRule from "../../src/worker/rules/document/fixtures/AvgResponseTimeRule.xml?raw";
-import effectiveResponseTimeRule from "../../src/worker/rules/document/fixtures/EffectiveResponseTimeRule.xml?raw";
-import monitoringRules from "../../src/worker/rules/document/fixtures/MonitoringRules.xml?raw";
-import trafficGeneratorRules from "../../src/worker/rules/document/fixtures/rules4TrafficGenerator.xml?raw";
-import wrongAtosRule from "../../src/worker/rules/document/fixtures/WrongAtosRule.xml?raw";
+import { validOriginalDocuments, wrongAtosRule } from "../../src/worker/rules/document/fixtures/original-documents";
 import { expectProblem, prefixes, request, sendJson } from "./support/http";
 
 // Storage is shared by the tests of this file: every test starts without rules.
@@ -58,17 +53,25 @@ async function problemsOf(response: Response): Promise<{ path: string; message: 
 
 describe("the original's documents", () => {
   it.each([
-    ["AvgResponseTimeRule.xml (default namespace)", avgResponseTimeRule, ["AvgResponseTimeRule"]],
-    ["AtosMonitoringRules.xml (mo: prefix, eight rules)", atosRules, 8],
-    ["EffectiveResponseTimeRule.xml (value SUM(METRIC)/COUNT(METRIC))", effectiveResponseTimeRule, 2],
+    [
+      "AvgResponseTimeRule.xml (default namespace)",
+      validOriginalDocuments["AvgResponseTimeRule.xml"],
+      ["AvgResponseTimeRule"],
+    ],
+    ["AtosMonitoringRules.xml (mo: prefix, eight rules)", validOriginalDocuments["AtosMonitoringRules.xml"], 8],
+    [
+      "EffectiveResponseTimeRule.xml (value SUM(METRIC)/COUNT(METRIC))",
+      validOriginalDocuments["EffectiveResponseTimeRule.xml"],
+      2,
+    ],
     [
       "MonitoringRules.xml (with a RestCall)",
-      monitoringRules,
+      validOriginalDocuments["MonitoringRules.xml"],
       ["cpuRule", "respTimeRule", "EffectiveResponseTimeRule", "RestCallRule"],
     ],
     [
       "rules4TrafficGenerator.xml (chained rules)",
-      trafficGeneratorRules,
+      validOriginalDocuments["rules4TrafficGenerator.xml"],
       ["ResponseTimeRule", "CounterRule", "ViolationRule"],
     ],
   ])("installs %s unchanged", async (_, document, expected) => {
@@ -79,7 +82,7 @@ describe("the original's documents", () => {
   });
 
   it("reads XML whatever the Content-Type says, as the original's client labels it application/json", async () => {
-    expect((await postXml(avgResponseTimeRule, "application/json")).status).toBe(204);
+    expect((await postXml(validOriginalDocuments["AvgResponseTimeRule.xml"], "application/json")).status).toBe(204);
     expect(await installedIds()).toEqual(["AvgResponseTimeRule"]);
   });
 
@@ -106,14 +109,18 @@ describe("the original's documents", () => {
   });
 
   it("refuses elements outside the original's namespace", async () => {
-    const problems = await problemsOf(await postXml(avgResponseTimeRule.replace("xsd/1.0", "xsd/9.9")));
+    const problems = await problemsOf(
+      await postXml(validOriginalDocuments["AvgResponseTimeRule.xml"].replace("xsd/1.0", "xsd/9.9")),
+    );
     expect(problems).toHaveLength(1);
   });
 });
 
 describe("GET /monitoring-rules and /monitoring-rules/:id", () => {
   it.each(prefixes)("answers XML by default and JSON when Accept prefers it (prefix '%s')", async (prefix) => {
-    expect((await postXml(avgResponseTimeRule, "application/xml", prefix)).status).toBe(204);
+    expect((await postXml(validOriginalDocuments["AvgResponseTimeRule.xml"], "application/xml", prefix)).status).toBe(
+      204,
+    );
     const asXml = await request("GET", `${prefix}/monitoring-rules`);
     expect(asXml.headers.get("content-type")).toMatch(/^application\/xml/);
     const xml = await asXml.text();
@@ -146,7 +153,7 @@ describe("GET /monitoring-rules and /monitoring-rules/:id", () => {
   });
 
   it("re-installs what GET answered in XML", async () => {
-    expect((await postXml(atosRules)).status).toBe(204);
+    expect((await postXml(validOriginalDocuments["AtosMonitoringRules.xml"])).status).toBe(204);
     const before = await (await request("GET", "/monitoring-rules", jsonAccept)).json();
     const xml = await (await request("GET", "/monitoring-rules")).text();
     for (const id of await installedIds()) await request("DELETE", `/monitoring-rules/${id}`);

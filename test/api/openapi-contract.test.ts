@@ -17,6 +17,8 @@ function check(method: string, path: string, response: Response): Promise<void> 
   return contract.check(new Request(`http://service${path}`, { method }), response);
 }
 
+const unusedMetric = { id: "cpu", observers: 0, dataAccepted: 0, acceptedPerMinute: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0] };
+
 const problem = (status: number, init: ResponseInit = {}) =>
   Response.json(
     { type: "urn:tower-edge:problem:not-found", title: "Resource not found", status, detail: "No." },
@@ -25,13 +27,13 @@ const problem = (status: number, init: ResponseInit = {}) =>
 
 describe("the contract check", () => {
   it("takes an answer as the document describes it, under either server", async () => {
-    await check("GET", "/v1/metrics/cpu", Response.json({ id: "cpu", observers: 0 }));
+    await check("GET", "/v1/metrics/cpu", Response.json(unusedMetric));
     await check("GET", "/metrics/cpu", problem(404));
     await check("DELETE", "/metrics/cpu", new Response(null, { status: 204 }));
   });
 
   it("refuses a field the schema does not have", async () => {
-    const leaked = Response.json({ id: "cpu", observers: 0, secret: "s" });
+    const leaked = Response.json({ ...unusedMetric, secret: "s" });
     await expect(check("GET", "/metrics/cpu", leaked)).rejects.toThrow(/GET \/metrics\/cpu → 200 .*secret/);
   });
 

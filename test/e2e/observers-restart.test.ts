@@ -36,9 +36,9 @@ describe("a restart of the Worker on the same on-disk state", () => {
     await service.restart();
 
     expect(await call("GET", "/metrics")).toEqual({ status: 200, body: ["FrontendCPUUtilization"] });
-    expect(await call("GET", "/metrics/FrontendCPUUtilization")).toEqual({
+    expect(await call("GET", "/metrics/FrontendCPUUtilization")).toMatchObject({
       status: 200,
-      body: { id: "FrontendCPUUtilization", unit: "percent", observers: 2 },
+      body: { id: "FrontendCPUUtilization", unit: "percent", observers: 2, dataAccepted: 0 },
     });
     expect(await call("GET", `${observersPath}/${graphite.body.id}`)).toEqual({
       status: 200,

@@ -1,6 +1,7 @@
 import type { Hono, Schema } from "hono";
 import { ALLOWED_METHODS, type GenerateSpecOptions, generateSpecs } from "hono-openapi";
 import type { AppEnv } from "../app";
+import { dashboardDocumentation } from "../dashboard/dashboard-routes";
 import { serviceVersion } from "../ops/version";
 import { answered, problemAnswer } from "./answers";
 import { addCommonAnswers } from "./common-answers";
@@ -29,6 +30,7 @@ const tags = [
   },
   { name: "Operations", description: "Health and usage of the service." },
   { name: "API description", description: "This document, and a page for people that shows it." },
+  { name: "Dashboard", description: "A web page for people that reads this API: metrics, observers, model, rules." },
   { name: "Delivery", description: "What HTTP observers receive at their callbackUrl." },
 ];
 
@@ -68,7 +70,7 @@ export async function openApiDocument(api: Hono<AppEnv, Schema, string>): Promis
       },
       webhooks: delivery.webhooks as Documentation["webhooks"],
       // Mounted beside `api`, not in it.
-      paths: docsAssetDocumentation,
+      paths: { ...docsAssetDocumentation, ...dashboardDocumentation },
     },
     // /openapi.json is a route, not a static file.
     excludeStaticFile: false,

@@ -1,9 +1,16 @@
 import type { AttemptReport, DeliveryResult } from "./vocabulary";
 
-/** A delivery's result as the metric's object records it. */
-export function toAttemptReport(result: DeliveryResult, at: number): AttemptReport {
+/** The `event` of the log line of each delivery attempt. */
+const deliveryAttemptEvent = "delivery.attempt";
+
+/**
+ * A delivery's result as the metric's object records it, and as the Worker's log shows it: one
+ * structured line per attempt (Workers Logs indexes its fields), so that an operator can follow
+ * an observer or a webhook id across attempts without the API.
+ */
+export function reportAttempt(result: DeliveryResult, at: number): AttemptReport {
   const { delivery, ok, gone, deferred, error, httpStatus, retryAfterSeconds, latencyMs } = result;
-  return {
+  const report: AttemptReport = {
     observerId: delivery.target.id,
     ok,
     ...(gone ? { gone } : {}),
@@ -17,4 +24,14 @@ export function toAttemptReport(result: DeliveryResult, at: number): AttemptRepo
     attempt: delivery.attempt,
     at,
   };
+  console.log(
+    JSON.stringify({
+      event: deliveryAttemptEvent,
+      metric: delivery.metric,
+      protocol: delivery.target.protocol,
+      format: delivery.target.format,
+      ...report,
+    }),
+  );
+  return report;
 }

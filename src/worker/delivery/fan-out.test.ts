@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { counting } from "../../../test/api/support/durable-object-requests";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
-import { counting } from "../../../test/support/durable-object-requests";
 import { readConfig } from "../config";
 import type { Datum } from "../intake/datum";
 import { BacklogStore } from "../metrics/backlog-store";
@@ -85,7 +85,7 @@ describe("deliverBatch", () => {
     );
     expect(value).toEqual([]);
     expect(requests).toBe(1);
-    expect(await metricStub(env, "unobserved").describeMetric()).toEqual({ id: "unobserved", observers: 0 });
+    expect(await metricStub(env, "unobserved").describeMetric()).toMatchObject({ id: "unobserved", observers: 0 });
   });
 
   it("asks each metric's object once for its plan and once to record the batch", async () => {
@@ -103,6 +103,30 @@ describe("deliverBatch", () => {
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(await statusOf("two-kinds", delivered)).toMatchObject({ delivered: 4, failed: 0, backlog: 0 });
     expect(await statusOf("two-kinds", owed.observer.id)).toMatchObject({ delivered: 0, failed: 1, backlog: 4 });
+  });
+
+  it("logs one structured line per delivery attempt", async () => {
+    vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(null, { status: 503 }));
+    const logged = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const observerId = await observe("logged", http);
+
+    await deliverBatch(env, withoutRelay(), new Map([["logged", data(2, "logged")]]));
+
+    const lines = logged.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        event: "delivery.attempt",
+        metric: "logged",
+        observerId,
+        protocol: "HTTP",
+        format: "TOWER/JSON",
+        ok: false,
+        httpStatus: 503,
+        attempt: 1,
+        data: 2,
+        webhookId: expect.stringMatching(/^msg_/),
+      }),
+    ]);
   });
 
   it("holds the data of a paused observer in its backlog without trying it", async () => {

@@ -3,9 +3,10 @@ import type { Config } from "../config";
 import type { Datum } from "../intake/datum";
 import { toRow } from "../intake/queue-message";
 import { metricStub } from "../metrics/metric-object";
+import { recentDataKept } from "../metrics/recent-data";
 import { feedRules } from "../rules/rule-feed";
 import type { FedMessage } from "../rules/rule-object";
-import { toAttemptReport } from "./attempt-report";
+import { reportAttempt } from "./attempt-report";
 import { executeDeliveries } from "./transports/dispatch";
 import {
   type BatchReport,
@@ -34,7 +35,11 @@ interface MetricWork {
  * per observer delivered to now and payload-sized slice of the data.
  */
 async function planMetric(env: Env, metric: string, data: Datum[]): Promise<MetricWork> {
-  const { observers: plans, ruleReaders } = await metricStub(env, metric).deliveryPlan(metric);
+  const latest = data.slice(-recentDataKept).map(toRow);
+  const { observers: plans, ruleReaders } = await metricStub(env, metric).deliveryPlan(metric, {
+    latest,
+    count: data.length,
+  });
   // One set of slices for all the metric's observers: a format then serializes each slice once.
   const slices = packBatches(data, { maxItems: maxDataPerPayload }).map((slice) => slice.items);
   const deliveries = plans
@@ -71,7 +76,7 @@ function reportOf(work: MetricWork, results: readonly DeliveryResult[], at: numb
       })),
     });
   }
-  return { attempts: results.map((result) => toAttemptReport(result, at)), owed };
+  return { attempts: results.map((result) => reportAttempt(result, at)), owed };
 }
 
 /**

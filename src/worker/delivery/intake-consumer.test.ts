@@ -1,9 +1,9 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { counting } from "../../../test/api/support/durable-object-requests";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import { addObserver, declareMetric } from "../../../test/api/support/metrics";
-import { counting } from "../../../test/support/durable-object-requests";
 import worker from "../index";
 import type { Datum } from "../intake/datum";
 import { encodeIntakeMessages } from "../intake/queue-message";
@@ -101,7 +101,7 @@ describe("intake consumer", () => {
   it("registers a metric it sees for the first time, even without observers", async () => {
     const result = await consumeIntake([[datum("n1", "intake.new", 1)]]);
     expect(result).toMatchObject(acknowledged("intake-0"));
-    expect(await metricStub(env, "intake.new").describeMetric()).toEqual({ id: "intake.new", observers: 0 });
+    expect(await metricStub(env, "intake.new").describeMetric()).toMatchObject({ id: "intake.new", observers: 0 });
   });
 
   it("posts the batch to an HTTP observer and records the data delivered, owing nothing", async () => {
@@ -159,7 +159,7 @@ describe("intake consumer", () => {
       retryMessages: [{ msgId: "intake-0" }, { msgId: "intake-2" }],
       error: undefined,
     });
-    expect(await metricStub(env, "intake.kept").describeMetric()).toEqual({ id: "intake.kept", observers: 0 });
+    expect(await metricStub(env, "intake.kept").describeMetric()).toMatchObject({ id: "intake.kept", observers: 0 });
   });
 
   it("defers an observer that has not answered within DELIVERY_BUDGET_MS, and delivers to the others", async () => {

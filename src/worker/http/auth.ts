@@ -11,18 +11,21 @@ export type Access = "open" | "ingest" | "admin";
 const openRoute = /^\/(healthz|openapi\.json|docs)\/?$/;
 /** The page's scripts, served at the root only (the page names them by absolute path). */
 const docsAssets = /^\/_docs\//;
+/** The dashboard's page and files, at the root only: they hold no data, which the page reads with a token. */
+const dashboard = /^\/(ui\/.*)?$/;
 const ingestRoute = /^\/(monitoringdata|results)\/?$/;
 
 /**
  * The access a request path needs, the same with and without the /v1 prefix. Only the health
- * check and the API's description are open and only the intake routes take ingest tokens; every
- * other path needs the admin role, including paths no route serves. So a route added later is
- * protected without being listed here, and the API's surface cannot be probed without a token:
- * 404 and 405 come only after authentication. The document states each route's access with this.
+ * check, the API's description and the dashboard's files are open and only the intake routes take
+ * ingest tokens; every other path needs the admin role, including paths no route serves. So a
+ * route added later is protected without being listed here, and the API's surface cannot be probed
+ * without a token: 404 and 405 come only after authentication. The document states each route's
+ * access with this.
  */
 export function requiredAccess(path: string): Access {
   const route = path.replace(/^\/v1(?=\/|$)/, "");
-  if (openRoute.test(route) || docsAssets.test(path)) return "open";
+  if (openRoute.test(route) || docsAssets.test(path) || dashboard.test(path)) return "open";
   if (ingestRoute.test(route)) return "ingest";
   return "admin";
 }

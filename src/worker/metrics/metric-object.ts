@@ -1,9 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { type Config, readConfig } from "../config";
-import { toAttemptReport } from "../delivery/attempt-report";
+import { reportAttempt } from "../delivery/attempt-report";
 import { executeDeliveries } from "../delivery/transports/dispatch";
 import type { AttemptRecord, BatchReport, Delivery, MetricPlan } from "../delivery/vocabulary";
-import { encodeIntakeMessages, rowsToData, sendMessages } from "../intake/queue-message";
+import { type DatumRow, encodeIntakeMessages, rowsToData, sendMessages } from "../intake/queue-message";
 import { countingRequests } from "../ops/usage";
 import type { RestCall } from "../rules/evaluation/compile-rule";
 import { AttemptLog } from "./attempt-log";
@@ -13,6 +13,7 @@ import { metricCatalogStub } from "./metric-catalog";
 import type { MetricDeclaration, MetricView } from "./metric-schema";
 import type { ObserverChange, ObserverRegistration, ObserverReport, PublicObserver } from "./observer-schema";
 import { ObserverStore } from "./observer-store";
+import { RecentData } from "./recent-data";
 
 /** The metric under which observers that became disabled are announced. */
 export const observerDisabledMetric = "tower.observer.disabled";
@@ -29,6 +30,12 @@ export type ObserverRegistrationResult =
   | { outcome: "created" | "existing"; observer: PublicObserver }
   | { outcome: "unknown-metric" }
   | { outcome: "limit-reached" };
+
+/** What a consumer batch brings of the metric: its last data (at most the recent data kept), and how many it holds. */
+export interface BatchIntake {
+  latest: DatumRow[];
+  count: number;
+}
 
 type MetricRow = { name: string; description: string | null; unit: string | null; listed: number };
 
@@ -47,6 +54,7 @@ export class MetricObject extends DurableObject<Env> {
   private readonly observers: ObserverStore;
   private readonly attempts: AttemptLog;
   private readonly ledger: DeliveryLedger;
+  private readonly recent: RecentData;
   /** The tail of the creations and deletions, which run one at a time (they await the catalog). */
   private lifecycle: Promise<unknown> = Promise.resolve();
 
@@ -65,6 +73,7 @@ export class MetricObject extends DurableObject<Env> {
     `);
     this.observers = new ObserverStore(this.sql);
     this.attempts = new AttemptLog(this.sql);
+    this.recent = new RecentData(this.sql);
     this.ledger = new DeliveryLedger(this.observers, new BacklogStore(this.sql), this.attempts, readConfig(env));
   }
 
@@ -101,7 +110,22 @@ export class MetricObject extends DurableObject<Env> {
       ...(metric.description === null ? {} : { description: metric.description }),
       ...(metric.unit === null ? {} : { unit: metric.unit }),
       observers: this.observers.count(),
+      dataAccepted: this.recent.total(),
+      acceptedPerMinute: this.recent.perMinute(Date.now()),
     };
+  }
+
+  /** What a scrape of the service's state shows of the metric; null if it does not exist. */
+  healthReport(): { dataAccepted: number; observers: ObserverReport[] } | null {
+    if (!this.metricRow()) return null;
+    const observers = this.observers.list().flatMap((observer) => this.observerReport(observer.id) ?? []);
+    return { dataAccepted: this.recent.total(), observers };
+  }
+
+  /** The metric's most recent data, newest first; null if the metric does not exist. */
+  recentData(limit: number): DatumRow[] | null {
+    if (!this.metricRow()) return null;
+    return this.recent.latest(limit);
   }
 
   /** Deletes the metric with its observers and their backlogs; false if it does not exist. */
@@ -113,6 +137,7 @@ export class MetricObject extends DurableObject<Env> {
       await metricCatalogStub(this.env).remove(metric.name);
       this.ctx.storage.transactionSync(() => {
         this.ledger.clear();
+        this.recent.clear();
         this.sql.exec("DELETE FROM metric");
         this.sql.exec("DELETE FROM rule_reader");
       });
@@ -188,10 +213,12 @@ export class MetricObject extends DurableObject<Env> {
 
   /**
    * The observers of the metric and how a batch treats each (delivered to now, or held: its data go
-   * to its backlog), and the enabled rules that read the metric. Creates the metric if it does not exist.
+   * to its backlog), and the enabled rules that read the metric. Creates the metric if it does not
+   * exist, and records the batch's data among the metric's recent data.
    */
-  async deliveryPlan(name: string): Promise<MetricPlan> {
+  async deliveryPlan(name: string, batch: BatchIntake = { latest: [], count: 0 }): Promise<MetricPlan> {
     await this.ensureMetric(name);
+    this.recent.record(batch.latest, batch.count, Date.now());
     const observers = this.observers
       .targets(Date.now())
       .map(({ target, ledger }) => ({ target, held: ledger.state !== "active" || ledger.backlog > 0 }));
@@ -272,7 +299,7 @@ export class MetricObject extends DurableObject<Env> {
       const [result] = await executeDeliveries([delivery], config);
       const at = Date.now();
       const outcome = this.ctx.storage.transactionSync(() =>
-        this.ledger.recordBacklogAttempt(chunk, toAttemptReport(result!, at), at),
+        this.ledger.recordBacklogAttempt(chunk, reportAttempt(result!, at), at),
       );
       await this.announceDisabled(outcome.disabled ? [observerId] : [], at);
       if (!outcome.next) return;

@@ -4,11 +4,18 @@ import { z } from "zod";
 import { optionalJsonBody } from "../../shared/http/json-body";
 import type { AppEnv } from "../app";
 import { answered, emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
+import { queryParams } from "../http/path-params";
 import { forgetMetric } from "../intake/metric-registry";
 import { metricCatalogStub } from "./metric-catalog";
 import { metricStub } from "./metric-object";
 import { invalidMetricNameAnswer, metricNameParam, unknownMetric, unknownMetricAnswer } from "./metric-path";
-import { documentedMetricName, metricDeclarationSchema, metricViewSchema } from "./metric-schema";
+import {
+  documentedMetricName,
+  metricDeclarationSchema,
+  metricViewSchema,
+  recentDataQuerySchema,
+  recentDatumSchema,
+} from "./metric-schema";
 
 /** /metrics: the catalog of metric names, and declaring, reading and deleting one metric. */
 export const metricRoutes = new Hono<AppEnv>()
@@ -60,6 +67,31 @@ export const metricRoutes = new Hono<AppEnv>()
       const metric = await metricStub(c.env, id).describeMetric();
       if (!metric) throw unknownMetric(id);
       return c.json(metric);
+    },
+  )
+  .get(
+    "/:id/data",
+    describeRoute({
+      tags: ["Metrics"],
+      summary: "The metric's most recent data",
+      description:
+        "Kept per metric (the last 1,000) and updated once per consumer batch, so data appear once consumed, " +
+        "not when the intake answered.",
+      responses: {
+        200: jsonAnswer("The latest data, newest first.", z.array(recentDatumSchema)),
+        400: problemAnswer("The metric name or the limit is not valid (validation-failed)."),
+        404: unknownMetricAnswer,
+      },
+    }),
+    metricNameParam,
+    queryParams(recentDataQuerySchema),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const rows = await metricStub(c.env, id).recentData(c.req.valid("query").limit);
+      if (!rows) throw unknownMetric(id);
+      return c.json(
+        rows.map(([datumId, timestamp, value, resourceId]) => ({ id: datumId, resourceId, value, timestamp })),
+      );
     },
   )
   .delete(

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { settingDefaults } from "../contract/setting-defaults";
+import { limitQuerySchema } from "../http/limit-query";
 import { metricNameSchema } from "./metric-name";
+import { recentDataKept } from "./recent-data";
 
 const maxLength = settingDefaults.MAX_METRIC_NAME_LENGTH;
 
@@ -30,7 +32,26 @@ export const metricViewSchema = metricDeclarationSchema
   .extend({
     id: documentedMetricName,
     observers: z.int().min(0).meta({ description: "The number of registered observers." }),
+    dataAccepted: z.int().min(0).meta({ description: "Data of the metric consumed from the intake queue so far." }),
+    acceptedPerMinute: z.array(z.int().min(0)).meta({
+      description: "Data consumed in each of the last 10 minutes, oldest first; the last is the current minute.",
+    }),
   })
   .meta({ id: "Metric", description: "A metric; description and unit appear only when set." });
 
 export type MetricView = z.output<typeof metricViewSchema>;
+
+/** One datum as GET /metrics/:id/data answers it. */
+export const recentDatumSchema = z
+  .strictObject({
+    id: z.string(),
+    resourceId: z.string(),
+    value: z
+      .number()
+      .or(z.enum(["NaN", "INF", "-INF"]))
+      .meta({ description: "A number; NaN and ±Infinity as NaN, INF, -INF." }),
+    timestamp: z.int().meta({ description: "Milliseconds since the epoch." }),
+  })
+  .meta({ id: "RecentDatum" });
+
+export const recentDataQuerySchema = limitQuerySchema(recentDataKept, 100);

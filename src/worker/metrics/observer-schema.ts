@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { DeliveryStatus, ObserverState } from "../delivery/vocabulary";
+import { limitQuerySchema } from "../http/limit-query";
 import { attemptsKept } from "./attempt-log";
 import { observerFormats, observerProtocols } from "./observer-kinds";
 
@@ -212,14 +213,7 @@ export function observerAddress({ callbackUrl, observerHost, observerPort }: Obs
 }
 
 /** Query of GET …/attempts: how many of the latest attempts. */
-export const attemptsQuerySchema = z.object({
-  limit: z.coerce
-    .number("The limit must be a number.")
-    .int("The limit must be a whole number.")
-    .min(1, "The limit must be at least 1.")
-    .max(attemptsKept, `The limit must be at most ${attemptsKept}.`)
-    .default(50),
-});
+export const attemptsQuerySchema = limitQuerySchema(attemptsKept, 50);
 
 const instant = (field: string) =>
   z.iso

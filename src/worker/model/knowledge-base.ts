@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { FieldProblem } from "../../shared/problems";
+import { countingRequests } from "../ops/usage";
 import { integrityProblems } from "./integrity";
 import { ModelStore, type Referrer } from "./model-store";
 import { type LocatedResource, type ModelDocument, type Resource, resourceClasses } from "./schema";
@@ -76,5 +77,5 @@ export class KnowledgeBase extends DurableObject<Env> {
 
 /** The one knowledge base of the service. */
 export function knowledgeBase(env: Env): DurableObjectStub<KnowledgeBase> {
-  return env.KNOWLEDGE_BASE.getByName("model");
+  return countingRequests(env.KNOWLEDGE_BASE.getByName("model"));
 }

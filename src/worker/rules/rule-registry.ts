@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { FieldProblem } from "../../shared/problems";
 import { readConfig } from "../config";
 import { metricStub } from "../metrics/metric-object";
+import { countingRequests } from "../ops/usage";
 import { type RuleEdge, ruleSetProblems } from "./checks/rule-set-checks";
 import type { InstalledRule, RuleDefinition } from "./document/rule-schema";
 import { type CompiledRule, compileRule } from "./evaluation/compile-rule";
@@ -151,5 +152,5 @@ async function unwire(env: Env, rule: CompiledRule): Promise<void> {
 
 /** The one registry of the service. */
 export function ruleRegistry(env: Env): DurableObjectStub<RuleRegistry> {
-  return env.RULE_REGISTRY.getByName("rules");
+  return countingRequests(env.RULE_REGISTRY.getByName("rules"));
 }

@@ -90,7 +90,7 @@ describe("the API's description", () => {
           roles: operation.security.flatMap(({ bearer }) => bearer).toSorted(),
         })),
     );
-    const open = ["GET /healthz", "GET /openapi.json", "GET /docs", "GET /_docs/{file}"];
+    const open = ["GET /healthz", "GET /openapi.json", "GET /docs", "GET /_docs/{file}", "GET /", "GET /ui/{file}"];
     const intake = ["POST /monitoringdata", "POST /results"];
     expect(access.map(({ operation }) => operation)).toEqual(expect.arrayContaining([...open, ...intake]));
     for (const { operation, roles } of access) {
@@ -101,6 +101,20 @@ describe("the API's description", () => {
 
   it("keeps the page's scripts at the root only: under /v1 they need a token like any unknown path", async () => {
     await expectRefused(await call("GET", "/v1/_docs/scalar.js"), 401, missingToken, challenges.missing);
+  });
+});
+
+describe("the dashboard", () => {
+  it.each(["/", "/ui/dashboard.js"])("is open at %s, with no token, a wrong one or an ingest token", async (path) => {
+    for (const options of [{}, { token: "wrong" }, { token: tokens.ingest }]) {
+      const response = await call("GET", path, options);
+      expect(response.status).toBe(200);
+      await response.body?.cancel();
+    }
+  });
+
+  it("is at the root only: under /v1 its files need a token like any unknown path", async () => {
+    await expectRefused(await call("GET", "/v1/ui/dashboard.js"), 401, missingToken, challenges.missing);
   });
 });
 

@@ -57,6 +57,12 @@ describe("a service with neither tokens nor AUTH_DISABLED", () => {
     },
   );
 
+  it.each(["/", "/ui/dashboard.js"])("still answers the dashboard at %s", async (path) => {
+    const response = await request("GET", path);
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
+  });
+
   it("stores and registers nothing it was sent", async () => {
     const upload = await sendJson("PUT", "/resources", { cloudProviders: [{ id: "amazon", type: "IaaS" }] });
     const intake = await sendJson("POST", "/monitoringdata", monitoringData);

@@ -1,21 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { type FieldProblem, zodProblems } from "../../../shared/problems";
-import atosRules from "./fixtures/AtosMonitoringRules.xml?raw";
-import avgResponseTimeRule from "./fixtures/AvgResponseTimeRule.xml?raw";
-import effectiveResponseTimeRule from "./fixtures/EffectiveResponseTimeRule.xml?raw";
-import monitoringRules from "./fixtures/MonitoringRules.xml?raw";
-import trafficGeneratorRules from "./fixtures/rules4TrafficGenerator.xml?raw";
-import wrongAtosRule from "./fixtures/WrongAtosRule.xml?raw";
+import { validOriginalDocuments, wrongAtosRule } from "./fixtures/original-documents";
 import { rulesDocumentSchema, rulesNamespace } from "./rule-schema";
 import { readRulesXml } from "./rules-xml-reader";
 
-const validFixtures = {
-  "AtosMonitoringRules.xml": atosRules,
-  "AvgResponseTimeRule.xml": avgResponseTimeRule,
-  "EffectiveResponseTimeRule.xml": effectiveResponseTimeRule,
-  "MonitoringRules.xml": monitoringRules,
-  "rules4TrafficGenerator.xml": trafficGeneratorRules,
-};
+const validFixtures = validOriginalDocuments;
 
 function read(xml: string): unknown {
   const reading = readRulesXml(xml);
@@ -57,7 +46,7 @@ describe("readRulesXml: the original's example documents", () => {
   });
 
   it("reads every attribute and element of a rule", () => {
-    expect(read(avgResponseTimeRule)).toEqual({
+    expect(read(validOriginalDocuments["AvgResponseTimeRule.xml"])).toEqual({
       monitoringRules: [
         {
           id: "AvgResponseTimeRule",
@@ -80,7 +69,7 @@ describe("readRulesXml: the original's example documents", () => {
   });
 
   it("reads a prefixed document with its XML declaration, in any order of elements", () => {
-    const document = rulesDocumentSchema.parse(read(atosRules));
+    const document = rulesDocumentSchema.parse(read(validOriginalDocuments["AtosMonitoringRules.xml"]));
     expect(document.monitoringRules).toHaveLength(8);
     const [first] = document.monitoringRules;
     expect(first?.relatedQosConstraintId).toBe(
@@ -91,7 +80,7 @@ describe("readRulesXml: the original's example documents", () => {
   });
 
   it("ignores attributes of other namespaces and fills the schema's defaults", () => {
-    const document = rulesDocumentSchema.parse(read(monitoringRules));
+    const document = rulesDocumentSchema.parse(read(validOriginalDocuments["MonitoringRules.xml"]));
     expect(document.monitoringRules.map((rule) => rule.id)).toEqual([
       "cpuRule",
       "respTimeRule",

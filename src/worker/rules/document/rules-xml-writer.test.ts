@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
-import atosRules from "./fixtures/AtosMonitoringRules.xml?raw";
-import avgResponseTimeRule from "./fixtures/AvgResponseTimeRule.xml?raw";
-import effectiveResponseTimeRule from "./fixtures/EffectiveResponseTimeRule.xml?raw";
-import monitoringRules from "./fixtures/MonitoringRules.xml?raw";
-import trafficGeneratorRules from "./fixtures/rules4TrafficGenerator.xml?raw";
+import { validOriginalDocuments } from "./fixtures/original-documents";
 import { type InstalledRule, type RuleDefinition, rulesDocumentSchema, rulesNamespace } from "./rule-schema";
 import { readRulesXml } from "./rules-xml-reader";
 import { writeRulesXml } from "./rules-xml-writer";
 
-const validFixtures = {
-  "AtosMonitoringRules.xml": atosRules,
-  "AvgResponseTimeRule.xml": avgResponseTimeRule,
-  "EffectiveResponseTimeRule.xml": effectiveResponseTimeRule,
-  "MonitoringRules.xml": monitoringRules,
-  "rules4TrafficGenerator.xml": trafficGeneratorRules,
-};
+const validFixtures = validOriginalDocuments;
 
 /** The rules of an XML document, read and validated as the service does. */
 function rulesOf(xml: string): RuleDefinition[] {

@@ -1,36 +1,21 @@
 import { describe, expect, it } from "vitest";
-import type { z } from "zod";
+import {
+  aggregation,
+  compiledRule,
+  openConfig,
+  type RuleFields,
+  ruleDefinition,
+} from "../../../../test/api/support/rules";
 import type { FieldProblem } from "../../../shared/problems";
 import { readConfig } from "../../config";
-import atosRules from "../document/fixtures/AtosMonitoringRules.xml?raw";
-import avgResponseTimeRule from "../document/fixtures/AvgResponseTimeRule.xml?raw";
-import effectiveResponseTimeRule from "../document/fixtures/EffectiveResponseTimeRule.xml?raw";
-import monitoringRules from "../document/fixtures/MonitoringRules.xml?raw";
-import trafficGeneratorRules from "../document/fixtures/rules4TrafficGenerator.xml?raw";
-import { type RuleDefinition, ruleSchema, rulesDocumentSchema } from "../document/rule-schema";
+import { validOriginalDocuments } from "../document/fixtures/original-documents";
+import { rulesDocumentSchema } from "../document/rule-schema";
 import { readRulesXml } from "../document/rules-xml-reader";
-import { type CompiledRule, compileRule, restCallMetric } from "./compile-rule";
+import { compileRule, restCallMetric } from "./compile-rule";
 
-const openConfig = readConfig({ AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true" });
 const publicOnlyConfig = readConfig({ AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "false" });
 
-type RuleFields = Partial<z.input<typeof ruleSchema>>;
-
-function definition(...fields: RuleFields[]): RuleDefinition {
-  return ruleSchema.parse(
-    Object.assign(
-      {
-        id: "r",
-        timeStep: 60,
-        timeWindow: 60,
-        monitoredTargets: [{ class: "Method" }],
-        collectedMetric: { metricName: "ResponseTime" },
-        actions: [{ name: "OutputMetric", parameters: { metric: "AverageResponseTime" } }],
-      },
-      ...fields,
-    ),
-  );
-}
+const definition = ruleDefinition;
 
 function action(name: string, parameters: Record<string, string> = {}): RuleFields {
   return { actions: [{ name, parameters }] };
@@ -40,22 +25,7 @@ function output(parameters: Record<string, string>): RuleFields {
   return action("OutputMetric", { metric: "AverageResponseTime", ...parameters });
 }
 
-function aggregation(aggregateFunction: string, more: { groupingClass?: string; thPercentile?: string } = {}) {
-  const { groupingClass, thPercentile } = more;
-  return {
-    metricAggregation: {
-      aggregateFunction,
-      ...(groupingClass === undefined ? {} : { groupingClass }),
-      ...(thPercentile === undefined ? {} : { parameters: { thPercentile } }),
-    },
-  } satisfies RuleFields;
-}
-
-function compiled(...fields: RuleFields[]): CompiledRule {
-  const result = compileRule(definition(...fields), [], openConfig);
-  if (!result.ok) throw new Error(`the rule does not compile: ${JSON.stringify(result.problems)}`);
-  return result.rule;
-}
+const compiled = compiledRule;
 
 function problemsOf(fields: RuleFields[], options: { at?: PropertyKey[]; config?: typeof openConfig } = {}) {
   const result = compileRule(definition(...fields), options.at ?? [], options.config ?? openConfig);
@@ -479,13 +449,7 @@ describe("compileRule: compiled rules", () => {
     expect(compiled(action("RestCall", { url: "HTTPS://Example.COM" })).restCall?.url).toBe("https://example.com/");
   });
 
-  it.each([
-    ["AtosMonitoringRules.xml", atosRules],
-    ["AvgResponseTimeRule.xml", avgResponseTimeRule],
-    ["EffectiveResponseTimeRule.xml", effectiveResponseTimeRule],
-    ["MonitoringRules.xml", monitoringRules],
-    ["rules4TrafficGenerator.xml", trafficGeneratorRules],
-  ])("compiles every rule of the original's example %s", (_name, xml) => {
+  it.each(Object.entries(validOriginalDocuments))("compiles every rule of the original's example %s", (_name, xml) => {
     const reading = readRulesXml(xml);
     if (!reading.ok) throw new Error(JSON.stringify(reading.problems));
     const document = rulesDocumentSchema.parse(reading.document);

@@ -1,16 +1,18 @@
 import { describe, expect, it } from "vitest";
-import type { z } from "zod";
+import {
+  aggregation,
+  compiledRule,
+  openConfig,
+  type RuleFields,
+  ruleDefinition,
+} from "../../../../test/api/support/rules";
 import { referenceModel } from "../../../../test/support/model";
-import { readConfig } from "../../config";
 import type { Datum } from "../../intake/datum";
 import type { ModelDocument } from "../../model/schema";
 import { type Accumulator, addToAccumulator, newAccumulator } from "../aggregation/accumulator";
-import { ruleSchema } from "../document/rule-schema";
 import { ModelSnapshot } from "../targeting/model-snapshot";
 import { type CompiledRule, compileRule } from "./compile-rule";
 import { allResources, evaluateWindow, passThrough, windowOutputId } from "./evaluate";
-
-const config = readConfig({ AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true" });
 
 /** The reference model, and a second component that also provides `shared-health` and runs on two VMs. */
 const modelDocument: ModelDocument = {
@@ -33,40 +35,13 @@ const modelDocument: ModelDocument = {
 };
 const model = new ModelSnapshot(modelDocument);
 
-type RuleFields = Partial<z.input<typeof ruleSchema>>;
-
 function outputMetric(metric: string, parameters: Record<string, string> = {}): RuleFields {
   return { actions: [{ name: "OutputMetric", parameters: { metric, ...parameters } }] };
 }
 
+/** The test rule, named "rt". */
 function compiled(...fields: RuleFields[]): CompiledRule {
-  const definition = ruleSchema.parse(
-    Object.assign(
-      {
-        id: "rt",
-        timeStep: 60,
-        timeWindow: 60,
-        monitoredTargets: [{ class: "Method" }],
-        collectedMetric: { metricName: "ResponseTime" },
-        ...outputMetric("AverageResponseTime"),
-      },
-      ...fields,
-    ),
-  );
-  const result = compileRule(definition, [], config);
-  if (!result.ok) throw new Error(`the rule does not compile: ${JSON.stringify(result.problems)}`);
-  return result.rule;
-}
-
-function aggregation(aggregateFunction: string, more: { groupingClass?: string; thPercentile?: string } = {}) {
-  const { groupingClass, thPercentile } = more;
-  return {
-    metricAggregation: {
-      aggregateFunction,
-      ...(groupingClass === undefined ? {} : { groupingClass }),
-      ...(thPercentile === undefined ? {} : { parameters: { thPercentile } }),
-    },
-  } satisfies RuleFields;
+  return compiledRule({ id: "rt" }, ...fields);
 }
 
 /** A closed window's accumulators, one per resource, as the rule keeps them. */
@@ -249,16 +224,12 @@ describe("evaluateWindow", () => {
     });
 
     it("row 5 — a groupingClass and a custom string: the rule does not compile", () => {
-      const definition = ruleSchema.parse({
-        id: "rt",
-        timeStep: 60,
-        timeWindow: 60,
-        monitoredTargets: [{ class: "Method" }],
-        collectedMetric: { metricName: "ResponseTime" },
-        metricAggregation: { aggregateFunction: "Average", groupingClass: "VM" },
-        actions: [{ name: "OutputMetric", parameters: { metric: "AverageResponseTime", resourceId: "mic-service" } }],
-      });
-      const result = compileRule(definition, [], config);
+      const definition = ruleDefinition(
+        { id: "rt" },
+        aggregation("Average", { groupingClass: "VM" }),
+        outputMetric("AverageResponseTime", { resourceId: "mic-service" }),
+      );
+      const result = compileRule(definition, [], openConfig);
       expect(result.ok).toBe(false);
       expect(result.ok ? [] : result.problems).toEqual([
         {

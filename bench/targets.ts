@@ -1,0 +1,83 @@
+import { markdownTable } from "./markdown.ts";
+import type { BenchSectionName } from "./settings.ts";
+
+/** The performance issue's targets, in the order the report's Targets table lists them. */
+const targetList = [
+  {
+    id: "intake-vs-json-parse",
+    figure: "accepted data/s, 1,000-datum requests ÷ `JSON.parse` ceiling",
+    target: "≥ 0.7",
+    section: "intake",
+  },
+  {
+    id: "four-http-observers",
+    figure: "delivered data/s to each of 4 HTTP observers (TOWER/JSON, one metric), 1,000-datum requests",
+    target: "≥ 80k, p99 ≤ 1 s, 0 lost",
+    section: "four-observers",
+  },
+  {
+    id: "single-datum-post",
+    figure: "single-datum POST, req/s on `npm start`",
+    target: "≥ 2,500, and ≥ 0.9 × `/healthz`",
+    section: "intake",
+  },
+  {
+    id: "cpu-per-accepted-datum",
+    figure: "Worker CPU per accepted datum (1,000-datum requests, with their consumption)",
+    target: "≤ 5 µs",
+    section: "intake",
+  },
+  {
+    id: "cpu-per-delivery",
+    figure: "Worker CPU per datum-delivery (the 4-HTTP-observer case)",
+    target: "≤ 1.5 µs",
+    section: "four-observers",
+  },
+  {
+    id: "soak-rss-growth",
+    figure: "Worker runtime RSS growth over a soak at 20k data/s",
+    target: "< 10 % after warm-up",
+    section: "soak",
+  },
+  {
+    id: "platform-operations",
+    figure: "platform: queue messages and Durable Object requests per 1,000 data in batched intake",
+    target: "≤ 2 and ≤ 0.1",
+    section: "operations",
+  },
+] as const satisfies readonly { id: string; figure: string; target: string; section: BenchSectionName }[];
+
+export type TargetId = (typeof targetList)[number]["id"];
+
+/** A target's measurement in this run: the figure as the report shows it, and whether it meets the target. */
+export interface TargetOutcome {
+  measured: string;
+  met: boolean;
+}
+
+/** Collects, as the sections run, each target's figure; renders the Targets table at the end. */
+export class TargetBoard {
+  private readonly outcomes = new Map<TargetId, TargetOutcome>();
+
+  record(id: TargetId, outcome: TargetOutcome): void {
+    this.outcomes.set(id, outcome);
+  }
+
+  /** The Targets section: each target, its figure in this run, met or not; a target whose section did not run says so. */
+  lines(): string[] {
+    const rows = targetList.map(({ id, figure, target, section }) => {
+      const outcome = this.outcomes.get(id);
+      if (outcome === undefined) return [figure, target, `not measured (section "${section}" not run)`, "–"];
+      return [figure, target, outcome.measured, outcome.met ? "met" : "**not met**"];
+    });
+    const met = [...this.outcomes.values()].filter((outcome) => outcome.met).length;
+    return [
+      "Targets: each target of the performance issue, the figure this run measured for it (from the sections " +
+        "above, where it is explained) and whether it meets the target.",
+      "",
+      ...markdownTable(["figure", "target", "this run", "result"], rows, 4),
+      "",
+      `Targets met: **${met} of ${targetList.length}**${this.outcomes.size < targetList.length ? ` (${targetList.length - this.outcomes.size} not measured in this run)` : ""}.`,
+    ];
+  }
+}

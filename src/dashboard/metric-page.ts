@@ -1,0 +1,118 @@
+import { api } from "./api";
+import { unlessGone } from "./api-client";
+import type { RecentDatum } from "./api-types";
+import { attemptsShown } from "./attempt-log";
+import { lineChart, type Series } from "./chart";
+import { h, setText } from "./dom";
+import { data, formatCount } from "./format";
+import { keyedList } from "./keyed-list";
+import { pageHeader, section } from "./layout";
+import { type ObserverView, observerCard } from "./observer-card";
+import { observerForm } from "./observer-form";
+import type { Page, PageContext } from "./page";
+import { rateBars } from "./rate-bars";
+
+/** The most data the API answers at once: the chart shows them all. */
+const dataCharted = 1000;
+
+/** A line per resource, in time order; values that are not numbers (NaN, infinities) are left out. */
+function seriesOf(recent: readonly RecentDatum[]): Series[] {
+  const byResource = new Map<string, Series>();
+  for (const datum of recent) {
+    if (typeof datum.value !== "number") continue;
+    let series = byResource.get(datum.resourceId);
+    if (!series) {
+      series = { name: datum.resourceId, points: [] };
+      byResource.set(datum.resourceId, series);
+    }
+    series.points.push({ time: datum.timestamp, value: datum.value });
+  }
+  const series = [...byResource.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const line of series) line.points.sort((a, b) => a.time - b.time);
+  return series;
+}
+
+/** `#/metrics/<name>`: the metric's recent values per resource, its observers, and a form to add one. */
+export function metricPage(metric: string, context: PageContext): Page {
+  const description = h("span", { class: "muted" });
+  const accepted = h("span", { class: "muted" });
+  const bars = rateBars();
+  const chart = lineChart(`Recent values of ${metric}`);
+  const observerList = h("div", { class: "observer-list" });
+  const noObservers = h("p", { class: "empty-note" }, "No observers yet: add one below.");
+  const observerCount = h("span", { class: "count" });
+  const cards = keyedList<ObserverView>(
+    observerList,
+    (view) => view.report.id,
+    (view) => observerCard(metric, context, view),
+  );
+
+  const observersSection = section(["Observers ", observerCount], observerList, noObservers);
+
+  const element = h(
+    "div",
+    { class: "page" },
+    h(
+      "nav",
+      { class: "breadcrumb", "aria-label": "Breadcrumb" },
+      h("a", { href: "#/" }, "Overview"),
+      h("span", { "aria-hidden": "true" }, " / "),
+      h("span", { "aria-current": "page" }, metric),
+    ),
+    pageHeader(
+      metric,
+      h(
+        "p",
+        { class: "page-meta" },
+        description,
+        h("span", { class: "meta-item" }, h("span", { class: "muted" }, "Last 10 minutes "), bars.element),
+        // Last: its width changes with the count, which then moves nothing.
+        h("span", { class: "meta-item" }, accepted),
+      ),
+    ),
+    section(
+      "Recent values",
+      h(
+        "p",
+        { class: "section-note" },
+        `The metric's latest data (up to ${formatCount(dataCharted)}), one line per resource.`,
+      ),
+      chart.element,
+    ),
+    observersSection,
+    section("Add an observer", observerForm(metric, context)),
+  );
+
+  return {
+    title: metric,
+    element,
+    async refresh() {
+      const [about, recent, observers] = await Promise.all([
+        api.metric(metric),
+        api.recentData(metric, dataCharted),
+        api.observers(metric),
+      ]);
+      const views = await Promise.all(
+        observers.map(async (observer): Promise<ObserverView | undefined> => {
+          const [report, attempts] = await Promise.all([
+            unlessGone(api.observer(metric, observer.id)),
+            unlessGone(api.attempts(metric, observer.id, attemptsShown)),
+          ]);
+          return report && attempts ? { report, attempts } : undefined;
+        }),
+      );
+      const present = views.filter((view) => view !== undefined);
+      setText(description, [about.description, about.unit && `in ${about.unit}`].filter(Boolean).join(" · "));
+      description.hidden = description.textContent === "";
+      setText(accepted, about.dataAccepted === undefined ? "" : `${data(about.dataAccepted)} accepted`);
+      bars.update(about.acceptedPerMinute);
+      chart.update(seriesOf(recent));
+      cards.update(present);
+      setText(observerCount, `(${formatCount(present.length)})`);
+      noObservers.hidden = present.length > 0;
+    },
+    dispose() {
+      chart.dispose();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { DatumRow } from "../intake/queue-message";
+import { minutesCounted, RecentData, recentDataKept } from "./recent-data";
+
+function withRecentData<T>(metric: string, work: (recent: RecentData) => T): Promise<T> {
+  return runInDurableObject(env.METRIC.getByName(metric), (_, state) => work(new RecentData(state.storage.sql)));
+}
+
+const rows = (from: number, to: number): DatumRow[] =>
+  Array.from({ length: to - from + 1 }, (_, index) => [`d${from + index}`, from + index, from + index, "vm"]);
+
+const minute = 60_000;
+
+describe("RecentData", () => {
+  it("keeps the latest data across batches, up to its limit, newest first", async () => {
+    const latest = await withRecentData("recent.capped", (recent) => {
+      recent.record(rows(1, 600), 600, 0);
+      recent.record(rows(601, 1_200), 600, 0);
+      return recent.latest(recentDataKept);
+    });
+    expect(latest).toHaveLength(recentDataKept);
+    expect(latest[0]?.[0]).toBe("d1200");
+    expect(latest.at(-1)?.[0]).toBe("d201");
+  });
+
+  it("keeps a datum once when its batch is consumed again", async () => {
+    const latest = await withRecentData("recent.again", (recent) => {
+      recent.record(rows(1, 3), 3, 0);
+      recent.record(rows(2, 3), 2, 0);
+      return recent.latest(10);
+    });
+    expect(latest.map(([id]) => id)).toEqual(["d3", "d2", "d1"]);
+  });
+
+  it("counts data per minute for the last minutes, and in all", async () => {
+    const { perMinute, total } = await withRecentData("recent.rate", (recent) => {
+      recent.record(rows(1, 1), 5, 0);
+      recent.record(rows(2, 2), 7, 3 * minute);
+      recent.record(rows(3, 3), 2, 3 * minute + 1);
+      recent.record(rows(4, 4), 4, 12 * minute);
+      return { perMinute: recent.perMinute(12 * minute), total: recent.total() };
+    });
+    expect(perMinute).toHaveLength(minutesCounted);
+    // Minutes 3 … 12: minute 0 has left the window.
+    expect(perMinute).toEqual([9, 0, 0, 0, 0, 0, 0, 0, 0, 4]);
+    expect(total).toBe(18);
+  });
+});

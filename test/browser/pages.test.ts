@@ -1,0 +1,132 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../tools/testing/free-port.ts";
+import { type HttpReceiver, startHttpReceiver } from "../e2e/support/http-receiver.ts";
+import { type Service, startService } from "../e2e/support/service.ts";
+import { hasChromium, launchChromium, noChromiumMessage } from "./support/chromium.ts";
+import { postLive, seedDashboard } from "./support/dashboard-data.ts";
+import {
+  dashboardPages,
+  focusedControl,
+  layoutShiftDuring,
+  newWatchedPage,
+  scrollsSideways,
+  tabOrder,
+} from "./support/dashboard-page.ts";
+
+/*
+ * Every page of the dashboard on a service with data (a model, metrics with data, observers in
+ * each state, two rules), in Debian's Chromium: it loads without errors, reads on a phone's width,
+ * and is usable with the keyboard alone.
+ */
+
+if (!hasChromium) console.warn(noChromiumMessage);
+
+describe.skipIf(!hasChromium)("the dashboard's pages", () => {
+  let service: Service;
+  let receiver: HttpReceiver;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    service = await startService();
+    receiver = await startHttpReceiver();
+    await seedDashboard(service, {
+      healthyUrl: `${receiver.url}/tower`,
+      downUrl: `http://127.0.0.1:${await freePort()}/down`,
+    });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await service?.stop();
+  });
+
+  it.each(dashboardPages)("loads the $name page with its data and no console errors", async ({ hash, ready }) => {
+    const { page, consoleErrors } = await newWatchedPage(browser);
+    await page.goto(`${service.url}/${hash}`);
+    await page.locator(ready).first().waitFor();
+    // Past the first periodic refresh too.
+    await page.waitForTimeout(6_000);
+    expect(consoleErrors).toEqual([]);
+    expect(await page.locator("#alert").isHidden()).toBe(true);
+    await page.close();
+  });
+
+  it("shows the overview's figures: metrics, observers by state and health, rules, the intake's rate", async () => {
+    const { page } = await newWatchedPage(browser);
+    await page.goto(`${service.url}/#/`);
+    const observers = page.getByRole("region", { name: "Observers" }).first();
+    await observers.getByText("Failing", { exact: true }).waitFor();
+    expect(await observers.getByText("Paused", { exact: true }).count()).toBe(1);
+    expect(await observers.getByText("Healthy", { exact: true }).count()).toBeGreaterThan(0);
+    const rules = page.getByRole("region", { name: "Rules" }).first();
+    expect(await rules.getByText("Disabled", { exact: true }).count()).toBe(1);
+    // The rate needs two readings of the intake's counts, one refresh apart.
+    await page.getByText(/^[\d.]+ data\/s$/).waitFor({ timeout: 15_000 });
+    await page.close();
+  });
+
+  it.each(dashboardPages.filter(({ name }) => name === "overview" || name === "metric"))(
+    "keeps its layout while new data arrive and the $name page refreshes",
+    async ({ hash, ready }) => {
+      const { page } = await newWatchedPage(browser);
+      await page.goto(`${service.url}/${hash}`);
+      await page.locator(ready).first().waitFor();
+      await page.waitForTimeout(5_500);
+      const shift = await layoutShiftDuring(page, async () => {
+        await postLive(service, 2);
+        // Two refreshes with the new data.
+        await page.waitForTimeout(10_500);
+      });
+      // Zero in practice; the bound tolerates a value's text growing by a digit, while a block
+      // pushed down by even a few pixels scores well above it.
+      expect(shift).toBeLessThan(0.001);
+      await page.close();
+    },
+  );
+
+  it.each(dashboardPages)("does not scroll sideways at a phone's width (375 px): $name", async ({ hash, ready }) => {
+    const { page } = await newWatchedPage(browser, { width: 375, height: 740 });
+    await page.goto(`${service.url}/${hash}`);
+    await page.locator(ready).first().waitFor();
+    expect(await scrollsSideways(page)).toBe(false);
+    await page.close();
+  });
+
+  it("reaches the main navigation, the observers' buttons and the form with Tab, each with a name", async () => {
+    const { page } = await newWatchedPage(browser);
+    await page.goto(`${service.url}/#/metrics/CPUUtilization`);
+    await page.locator(".observer-card").nth(1).waitFor();
+    const reached = await tabOrder(page);
+    for (const control of reached) expect(control.name, `a focused ${control.role} has no name`).not.toBe("");
+    const names = reached.map(({ role, name }) => `${role} ${name}`);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "link Overview",
+        "link Model",
+        "link Rules",
+        `button Pause observer ${receiver.url}/tower`,
+        `button Replay dead data of ${receiver.url}/tower`,
+        `button Delete observer ${receiver.url}/tower`,
+        "combobox Format",
+        "combobox Protocol",
+        "textbox Callback URL",
+        "button Add observer",
+      ]),
+    );
+    await page.close();
+  });
+
+  it("moves between pages with the keyboard alone, focusing each page's heading", async () => {
+    const { page } = await newWatchedPage(browser);
+    await page.goto(`${service.url}/#/`);
+    await page.getByRole("link", { name: "Model" }).focus();
+    await page.keyboard.press("Enter");
+    await page.locator(".model-picture .node").first().waitFor();
+    expect(await focusedControl(page)).toEqual({ role: "heading", name: "Model" });
+    expect(await page.getByRole("link", { name: "Model" }).getAttribute("aria-current")).toBe("page");
+    await page.close();
+  });
+});

@@ -1,0 +1,138 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rdfJsonBody } from "../../tools/testing/monitoring-data.ts";
+import { eventually, type Service, startService } from "../e2e/support/service.ts";
+import { hasChromium, launchChromium, noChromiumMessage } from "./support/chromium.ts";
+import { dashboardModel } from "./support/dashboard-data.ts";
+import { newWatchedPage } from "./support/dashboard-page.ts";
+
+/*
+ * The rules page in Debian's Chromium: a rule document uploaded as a file is installed, or its
+ * problems shown as the API words them; the rule's output metric, once its windows close, is
+ * plotted on that metric's page; the rule is disabled and enabled with its button.
+ */
+
+if (!hasChromium) console.warn(noChromiumMessage);
+
+const rule = "CPUAverage";
+const output = "CPUAveragePerVM";
+
+/** Windows of one second, closed a second after their end: output comes a few seconds after the data. */
+const ruleDocument = {
+  monitoringRules: [
+    {
+      id: rule,
+      timeStep: 1,
+      timeWindow: 1,
+      allowedLatenessSeconds: 1,
+      monitoredTargets: [{ class: "VM" }],
+      collectedMetric: { metricName: "CPU" },
+      metricAggregation: { aggregateFunction: "Average", groupingClass: "VM" },
+      actions: [{ name: "OutputMetric", parameters: { metric: output, resourceId: "ID", value: "METRIC" } }],
+    },
+  ],
+};
+
+function file(name: string, mimeType: string, text: string) {
+  return { name, mimeType, buffer: Buffer.from(text) };
+}
+
+describe.skipIf(!hasChromium)("rules on the dashboard", () => {
+  let service: Service;
+  let browser: Browser;
+  let page: Page;
+
+  async function installedRules(): Promise<{ id: string; enabled: boolean }[]> {
+    const response = await fetch(`${service.url}/v1/monitoring-rules`, { headers: { accept: "application/json" } });
+    return ((await response.json()) as { monitoringRules: { id: string; enabled: boolean }[] }).monitoringRules;
+  }
+
+  async function upload(document: ReturnType<typeof file>): Promise<void> {
+    await page.getByLabel("Rule document (XML or JSON)").setInputFiles(document);
+    await page.getByRole("button", { name: "Install rules" }).click();
+  }
+
+  beforeAll(async () => {
+    service = await startService();
+    expect((await service.call("PUT", "/v1/resources", dashboardModel)).status).toBe(204);
+    browser = await launchChromium();
+    ({ page } = await newWatchedPage(browser));
+    await page.goto(`${service.url}/#/rules`);
+    await page.getByText("No rules yet", { exact: false }).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  it("shows the problems of a document the API refuses, in its words, and installs nothing", async () => {
+    const broken = `<monitoringRules xmlns="http://www.modaclouds.eu/xsd/1.0/monitoring_rules_schema"><monitoringRule id="x">`;
+    const answer = await fetch(`${service.url}/v1/monitoring-rules`, {
+      method: "POST",
+      headers: { "content-type": "application/xml" },
+      body: broken,
+    });
+    const problem = (await answer.json()) as { detail: string; errors: { path: string; message: string }[] };
+    expect(answer.status).toBe(400);
+
+    await upload(file("broken.xml", "application/xml", broken));
+    const alert = page.locator(".upload-form").getByRole("alert");
+    await alert.getByText(problem.detail).waitFor();
+    for (const { path, message } of problem.errors) {
+      expect(await alert.textContent()).toContain(path ? `${path}: ${message}` : message);
+    }
+    expect(await installedRules()).toEqual([]);
+  });
+
+  it("installs an uploaded document and lists the rule, enabled, with a link to its output metric", async () => {
+    await upload(file("cpu-average.json", "application/json", JSON.stringify(ruleDocument)));
+    await page.getByText("Installed the rules of cpu-average.json.").waitFor();
+    const card = page.locator(".rule-card", { hasText: rule });
+    await card.getByText("Enabled", { exact: true }).waitFor();
+    expect(await card.getByRole("link", { name: output }).getAttribute("href")).toBe(`#/metrics/${output}`);
+    expect(await page.locator(".upload-form").getByRole("alert").isHidden()).toBe(true);
+  });
+
+  it("plots the rule's output metric once its windows close", async () => {
+    for (let second = 0; second < 4; second += 1) {
+      const now = Date.now();
+      const data = dashboardModel.vMs.map((vm, index) => ({
+        id: `cpu-${second}-${vm.id}`,
+        metric: "CPU",
+        resourceId: vm.id,
+        value: 0.2 * (index + 1) + 0.05 * second,
+        timestamp: now,
+      }));
+      expect((await service.call("POST", "/v1/monitoringdata", rdfJsonBody(data))).status).toBe(204);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    await page.locator(".rule-card", { hasText: rule }).getByRole("link", { name: output }).click();
+    await page.getByRole("heading", { name: output, level: 1 }).waitFor();
+    // A line of at least two points: its path moves once (M) and draws on (L).
+    const line = page.locator('.chart-series path[d*="L"]').first();
+    await line.waitFor({ timeout: 60_000 });
+    expect(await line.getAttribute("d")).toMatch(/^M[\d.]+,[\d.]+( L[\d.]+,[\d.]+)+$/);
+    const legend = await page.locator(".chart-legend").textContent();
+    for (const vm of dashboardModel.vMs) expect(legend).toContain(vm.id);
+    expect(
+      await page
+        .getByRole("img", { name: new RegExp(`^Recent values of ${output}: \\d+ values of 3 resources`) })
+        .count(),
+    ).toBe(1);
+  });
+
+  it("disables and enables the rule with its button: the page shows the state the API has", async () => {
+    await page.goto(`${service.url}/#/rules`);
+    const card = page.locator(".rule-card", { hasText: rule });
+    const ruleEnabled = async () => (await installedRules()).find((installed) => installed.id === rule)?.enabled;
+
+    await card.getByRole("button", { name: `Disable rule ${rule}` }).click();
+    await card.getByText("Disabled", { exact: true }).waitFor();
+    expect(await ruleEnabled()).toBe(false);
+
+    await card.getByRole("button", { name: `Enable rule ${rule}` }).click();
+    await card.getByText("Enabled", { exact: true }).waitFor();
+    await eventually(async () => (await ruleEnabled()) === true);
+  });
+});

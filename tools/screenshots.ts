@@ -1,0 +1,69 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { hasChromium, launchChromium, noChromiumMessage } from "../test/browser/support/chromium.ts";
+import { cpuMetric, postLive, seedDashboard } from "../test/browser/support/dashboard-data.ts";
+import { startHttpReceiver } from "../test/e2e/support/http-receiver.ts";
+import { startService } from "../test/e2e/support/service.ts";
+import { projectRoot } from "./start/project.ts";
+import { freePort } from "./testing/free-port.ts";
+
+/*
+ * `npm run screenshots`: the dashboard's four pages at 1280×800, as docs/screenshots/*.png. The
+ * service runs as `npm start` runs it, with the data of the browser tests (a model, two metrics,
+ * observers in each state, two rules) and data stamped now arriving while the pages are shot.
+ */
+
+const viewport = { width: 1280, height: 800 };
+const outputFolder = join(projectRoot, "docs", "screenshots");
+
+/** Each page, and what shows that it has its data. */
+const pages: { name: string; hash: string; ready: (page: Page) => Promise<unknown> }[] = [
+  {
+    name: "overview",
+    hash: "#/",
+    ready: (page) => page.getByText(/[\d.]+ data\/s/).waitFor(),
+  },
+  {
+    name: "metric",
+    hash: `#/metrics/${cpuMetric}`,
+    ready: (page) => page.locator(".chart-series path").first().waitFor(),
+  },
+  { name: "model", hash: "#/model", ready: (page) => page.locator(".model-picture .node").first().waitFor() },
+  { name: "rules", hash: "#/rules", ready: (page) => page.locator(".rule-card").first().waitFor() },
+];
+
+if (!hasChromium) {
+  console.error(noChromiumMessage);
+  process.exit(1);
+}
+
+// A retry schedule of minutes, so that the failing observer shows a backlog rather than dead data.
+const service = await startService({ RETRY_SCHEDULE: "30,120,600" });
+const receiver = await startHttpReceiver();
+const browser = await launchChromium();
+try {
+  await seedDashboard(service, {
+    healthyUrl: `${receiver.url}/tower`,
+    downUrl: `http://127.0.0.1:${await freePort()}/down`,
+  });
+  const live = postLive(service, 40);
+  // The rule's first windows close a few seconds after the live data begin.
+  await new Promise((resolve) => setTimeout(resolve, 12_000));
+  await mkdir(outputFolder, { recursive: true });
+  const page = await browser.newPage({ viewport });
+  for (const { name, hash, ready } of pages) {
+    await page.goto(`${service.url}/${hash}`);
+    await ready(page);
+    // One more refresh, so that every part of the page has been read twice.
+    await page.waitForTimeout(5_500);
+    const path = join(outputFolder, `${name}.png`);
+    await page.screenshot({ path });
+    console.log(`wrote ${path}`);
+  }
+  await live;
+} finally {
+  await browser.close();
+  await receiver.close();
+  await service.stop();
+}
