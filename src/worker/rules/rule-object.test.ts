@@ -1,5 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { DatumRow } from "../intake/queue-message";
 import { knowledgeBase } from "../model/knowledge-base";
 import { ruleSchema } from "./document/rule-schema";
@@ -32,6 +32,13 @@ function rows(timestamp: number, ...values: number[]): DatumRow[] {
 const inOpenWindow = () => Math.floor(Date.now() / 1000) * 1000 + 1_000;
 
 describe("RuleObject", () => {
+  beforeAll(async () => {
+    await knowledgeBase(env).replaceModel([
+      { at: "/cloudProviders/0", resource: { clazz: "CloudProvider", id: "cloud", type: "IaaS" } },
+      { at: "/vMs/0", resource: { clazz: "VM", id: "vm1", type: "Frontend", cloudProvider: "cloud", numberOfCPUs: 1 } },
+    ]);
+  });
+
   it("takes a message once, however often the queue delivers it", async () => {
     const stub = await installed("once");
     const message = { messageId: "m1", rows: rows(inOpenWindow(), 1, 2, 3) };
@@ -71,12 +78,7 @@ describe("RuleObject", () => {
   });
 
   it("closes a window on its own alarm once the clock passed its end, and drops its panes", async () => {
-    await knowledgeBase(env).replaceModel([
-      { at: "/cloudProviders/0", resource: { clazz: "CloudProvider", id: "cloud", type: "IaaS" } },
-      { at: "/vMs/0", resource: { clazz: "VM", id: "vm1", type: "Frontend", cloudProvider: "cloud", numberOfCPUs: 1 } },
-    ]);
     const stub = await installed("closing");
-    await stub.modelChanged();
     const timestamp = inOpenWindow() - 1_000;
     await stub.feed("Cpu", [{ messageId: "w", rows: rows(timestamp, 1.5, 2.5) }]);
 
@@ -86,5 +88,17 @@ describe("RuleObject", () => {
     expect(await stub.status()).toMatchObject({ dataRead: 2, dataEmitted: 1, lastError: null });
     const panes = await runInDurableObject(stub, (_, state) => state.storage.sql.exec("SELECT * FROM pane").toArray());
     expect(panes).toEqual([]);
+  });
+
+  it("evaluates a sliding window's data in every window that holds them", async () => {
+    const stub = await installed("sliding", { timeStep: 1, timeWindow: 2 });
+    const timestamp = inOpenWindow() - 1_000;
+    await stub.feed("Cpu", [{ messageId: "s", rows: rows(timestamp, 4) }]);
+
+    // The pane is in the window ending one step after it and in the one ending two steps after.
+    await vi.waitFor(async () => expect(await stub.status()).toMatchObject({ windowsEvaluated: 2 }), {
+      timeout: 6_000,
+    });
+    expect(await stub.status()).toMatchObject({ dataRead: 1, dataEmitted: 2, lastError: null });
   });
 });
