@@ -1,126 +1,36 @@
 /*
- * The API's answers as the dashboard reads them (docs/API.md). Written here rather than imported
- * from the Worker's schemas, whose modules need the Worker's runtime types.
+ * The API's answers as the dashboard reads them: the types of the very schemas that validate and
+ * document them in the Worker (type imports only: nothing of the Worker is bundled).
  */
+import type { z } from "zod";
+import type { ProblemBody as ServiceProblem } from "../shared/problems";
+import type { metricViewSchema, recentDatumSchema } from "../worker/metrics/metric-schema";
+import type {
+  attemptRecordSchema,
+  observerReportSchema,
+  observerWithSecretSchema,
+  publicObserverSchema,
+} from "../worker/metrics/observer-view-schema";
+import type { ModelDocument } from "../worker/model/schema";
+import type { healthSchema } from "../worker/ops/health-schema";
+import type { usageSchema } from "../worker/ops/usage-schema";
+import type { InstalledRule } from "../worker/rules/document/rule-schema";
+import type { RuleReport as ServiceRuleReport } from "../worker/rules/rule-view-schema";
 
-export interface FieldProblem {
-  path: string;
-  message: string;
-}
+export type { FieldProblem } from "../shared/problems";
+export type { DeliveryStatus, ObserverState } from "../worker/delivery/vocabulary";
 
-export interface ProblemBody {
-  type?: string;
-  title?: string;
-  status?: number;
-  detail?: string;
-  errors?: FieldProblem[];
-}
-
-export interface Health {
-  status: string;
-  version: string;
-}
-
-/** GET /v1/usage: the answering instance's counts since `since`. */
-export interface Usage {
-  since: string;
-  dataAccepted: number;
-}
-
-export interface Metric {
-  id: string;
-  description?: string;
-  unit?: string;
-  observers: number;
-  /** Data consumed so far; absent from services older than the field. */
-  dataAccepted?: number;
-  /** Data consumed in each of the last minutes, oldest first, the current minute last. */
-  acceptedPerMinute?: number[];
-}
-
-/** A datum of GET /v1/metrics/:id/data; NaN and the infinities are spelt as strings. */
-export interface RecentDatum {
-  id: string;
-  resourceId: string;
-  value: number | string;
-  timestamp: number;
-}
-
-export type ObserverState = "active" | "paused" | "disabled";
-
-export interface Observer {
-  id: string;
-  format: string;
-  protocol: string;
-  callbackUrl?: string;
-  observerHost?: string;
-  observerPort?: number;
-  state: ObserverState;
-}
-
-export interface DeliveryStatus {
-  delivered: number;
-  failed: number;
-  dead: number;
-  dropped: number;
-  backlog: number;
-  oldestBacklogAt: string | null;
-  nextAttemptAt: string | null;
-  lastSuccessAt: string | null;
-  lastFailureAt: string | null;
-  lastError: string | null;
-}
-
-export interface ObserverReport extends Observer {
-  status: DeliveryStatus;
-}
-
+/** A problem document as read from any error answer: every field may be missing from a proxy's answer. */
+export type ProblemBody = Partial<ServiceProblem>;
+export type Health = z.output<typeof healthSchema>;
+export type Usage = z.output<typeof usageSchema>;
+export type Metric = z.output<typeof metricViewSchema>;
+export type RecentDatum = z.output<typeof recentDatumSchema>;
+export type Observer = z.output<typeof publicObserverSchema>;
+export type ObserverReport = z.output<typeof observerReportSchema>;
 /** A registration's answer: the observer, with its secret when the service generated one. */
-export interface RegisteredObserver extends Observer {
-  secret?: string;
-}
-
-export interface Attempt {
-  at: string;
-  attempt: number;
-  ok: boolean;
-  httpStatus?: number;
-  error?: string;
-  latencyMs: number;
-  data: number;
-  webhookId: string;
-}
-
-export interface Model {
-  cloudProviders: { id: string; type: string }[];
-  vMs: { id: string; type: string; cloudProvider: string; numberOfCPUs: number }[];
-  internalComponents: { id: string; type: string; providedMethods: string[]; requiredComponents: string[] }[];
-  methods: { id: string; type: string }[];
-}
-
-export interface Rule {
-  id: string;
-  label?: string;
-  enabled: boolean;
-  timeStep: number;
-  timeWindow: number;
-  monitoredTargets: { class: string; type?: string; id?: string }[];
-  collectedMetric: { metricName: string };
-  metricAggregation?: { aggregateFunction: string; groupingClass?: string; parameters?: Record<string, string> };
-  condition?: string;
-  actions: { name: string; parameters: Record<string, string> }[];
-}
-
-export interface RuleStatus {
-  enabled: boolean;
-  windowsEvaluated: number;
-  dataRead: number;
-  dataEmitted: number;
-  dataLate: number;
-  lastEvaluationAt: string | null;
-  lastError: string | null;
-}
-
-export interface RuleReport extends Rule {
-  status: RuleStatus;
-}
+export type RegisteredObserver = z.output<typeof observerWithSecretSchema>;
+export type Attempt = z.output<typeof attemptRecordSchema>;
+export type Model = ModelDocument;
+export type Rule = InstalledRule;
+export type RuleReport = ServiceRuleReport;

@@ -4,8 +4,7 @@
  * to the metric's object (attempts, and data still owed, which go to the observer's backlog), and
  * what an observer's status and attempt log show.
  */
-import type { Datum } from "../intake/datum";
-import type { DatumRow } from "../intake/queue-message";
+import type { Datum, DatumRow } from "../intake/datum";
 import type { ObserverFormat, ObserverProtocol } from "../metrics/observer-kinds";
 
 /** An observer as the delivery side needs it: where, in which format, and how to sign. */

@@ -10,3 +10,6 @@ export interface Datum {
   value: number;
   resourceId: string;
 }
+
+/** A datum as queue messages and storage carry it: [datum id, timestamp ms, value, resourceId]; a non-finite value travels as its xsd:double lexical form. */
+export type DatumRow = [string, number, number | "INF" | "-INF" | "NaN", string];

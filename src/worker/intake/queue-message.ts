@@ -1,7 +1,7 @@
 import { packBatches } from "../../shared/bounded-batches";
 import { getOrCreate } from "../../shared/get-or-create";
 import { usage } from "../ops/usage";
-import type { Datum } from "./datum";
+import type { Datum, DatumRow } from "./datum";
 
 /*
  * Queue messages carry data as compact rows grouped by metric. A message body is built as one JSON
@@ -9,9 +9,6 @@ import type { Datum } from "./datum";
  * anything twice. The platform takes at most 128 KB a message, and a sendBatch call at most 100
  * messages and 256 KB.
  */
-
-/** [datum id, timestamp ms, value, resourceId]; a non-finite value travels as its xsd:double lexical form. */
-export type DatumRow = [string, number, number | "INF" | "-INF" | "NaN", string];
 
 /** Accepted data, grouped by metric: [metric, rows][] (an array, so any metric name is a safe key). */
 export interface IntakeMessage {

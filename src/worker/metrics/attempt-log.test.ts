@@ -2,7 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AttemptReport } from "../delivery/vocabulary";
-import { AttemptLog, attemptsKept } from "./attempt-log";
+import { AttemptLog } from "./attempt-log";
+import { attemptsKept } from "./kept-entries";
 
 /** Runs `work` on the attempt log of a fresh metric object, with its SQL storage. */
 function withLog<R>(metric: string, work: (log: AttemptLog, sql: SqlStorage) => R): Promise<R> {

@@ -1,7 +1,5 @@
 import type { AttemptRecord, AttemptReport } from "../delivery/vocabulary";
-
-/** Attempts kept per observer: the log is a ring of this many slots. */
-export const attemptsKept = 1_000;
+import { attemptsKept } from "./kept-entries";
 
 type AttemptRow = {
   at: number;

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { maxDataPerPayload } from "../delivery/vocabulary";
-import type { DatumRow } from "../intake/queue-message";
+import type { DatumRow } from "../intake/datum";
 import { BacklogStore } from "./backlog-store";
 
 /** Runs `work` on the backlog of a fresh metric object. */

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AttemptReport, BatchReport, DeliveryStatus } from "../delivery/vocabulary";
-import type { DatumRow } from "../intake/queue-message";
+import type { DatumRow } from "../intake/datum";
 import { AttemptLog } from "./attempt-log";
 import { BacklogStore } from "./backlog-store";
 import { DeliveryLedger, type LedgerPolicy } from "./delivery-ledger";

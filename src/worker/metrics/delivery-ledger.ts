@@ -1,6 +1,6 @@
 import { retryDelayMs, scheduleSpanMs } from "../delivery/retry-schedule";
 import { type AttemptReport, type BatchReport, newWebhookId } from "../delivery/vocabulary";
-import type { DatumRow } from "../intake/queue-message";
+import type { DatumRow } from "../intake/datum";
 import { usage } from "../ops/usage";
 import type { AttemptLog } from "./attempt-log";
 import type { BacklogChunk, BacklogStore } from "./backlog-store";

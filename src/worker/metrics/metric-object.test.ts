@@ -5,7 +5,7 @@ import { request, sendJson } from "../../../test/api/support/http";
 import { addObserver, declareMetric, metricPath, observersPath } from "../../../test/api/support/metrics";
 import { utf8, verifiesSignature } from "../../../test/api/support/webhooks";
 import type { AttemptReport, BatchReport, DeliveryStatus } from "../delivery/vocabulary";
-import type { DatumRow } from "../intake/queue-message";
+import type { DatumRow } from "../intake/datum";
 import { AttemptLog } from "./attempt-log";
 import { BacklogStore } from "./backlog-store";
 

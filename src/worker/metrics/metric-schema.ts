@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { settingDefaults } from "../contract/setting-defaults";
 import { limitQuerySchema } from "../http/limit-query";
+import { recentDataKept } from "./kept-entries";
 import { metricNameSchema } from "./metric-name";
-import { recentDataKept } from "./recent-data";
 
 const maxLength = settingDefaults.MAX_METRIC_NAME_LENGTH;
 

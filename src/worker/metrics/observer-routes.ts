@@ -8,8 +8,8 @@ import { emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
 import { settingDefaults } from "../contract/setting-defaults";
 import { queryParams } from "../http/path-params";
 import { observerAddressProblem } from "./address-policy";
-import { attemptsKept } from "./attempt-log";
 import { resolveSecret } from "./generated-secret";
+import { attemptsKept } from "./kept-entries";
 import { metricStub } from "./metric-object";
 import { invalidMetricNameAnswer, metricNameParam, unknownMetric, unknownMetricAnswer } from "./metric-path";
 import {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { DeliveryStatus, ObserverState } from "../delivery/vocabulary";
 import { limitQuerySchema } from "../http/limit-query";
-import { attemptsKept } from "./attempt-log";
+import { attemptsKept } from "./kept-entries";
 import { observerFormats, observerProtocols } from "./observer-kinds";
 
 /** One of `values`, matched without regard to case and returned in its canonical spelling. */

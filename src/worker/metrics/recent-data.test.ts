@@ -1,7 +1,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { DatumRow } from "../intake/queue-message";
-import { minutesCounted, RecentData, recentDataKept } from "./recent-data";
+import type { DatumRow } from "../intake/datum";
+import { recentDataKept } from "./kept-entries";
+import { minutesCounted, RecentData } from "./recent-data";
 
 function withRecentData<T>(metric: string, work: (recent: RecentData) => T): Promise<T> {
   return runInDurableObject(env.METRIC.getByName(metric), (_, state) => work(new RecentData(state.storage.sql)));

@@ -1,7 +1,6 @@
-import type { DatumRow } from "../intake/queue-message";
+import type { DatumRow } from "../intake/datum";
+import { recentDataKept } from "./kept-entries";
 
-/** The most data GET /metrics/:id/data answers, and so the most a metric keeps. */
-export const recentDataKept = 1_000;
 /** How many minutes of acceptance counts a metric keeps, for the data rate of the last minutes. */
 export const minutesCounted = 10;
 

@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import type { DatumRow } from "../intake/queue-message";
+import type { DatumRow } from "../intake/datum";
 import { knowledgeBase } from "../model/knowledge-base";
 import { ruleSchema } from "./document/rule-schema";
 

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
-import type { Datum } from "../intake/datum";
-import { type DatumRow, encodeIntakeMessages, rowsToData, sendMessages } from "../intake/queue-message";
+import type { Datum, DatumRow } from "../intake/datum";
+import { encodeIntakeMessages, rowsToData, sendMessages } from "../intake/queue-message";
 import { knowledgeBase } from "../model/knowledge-base";
 import { countingRequests } from "../ops/usage";
 import { type Accumulator, addToAccumulator, newAccumulator } from "./aggregation/accumulator";
