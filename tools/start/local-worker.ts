@@ -18,6 +18,8 @@ export interface LocalWorkerOptions {
   bindings: Record<string, string>;
   /** Show Miniflare's request log and the Worker's console output (tests keep them quiet). */
   verbose: boolean;
+  /** Opens workerd's V8 inspector on this port (the profiler connects to it). */
+  inspectorPort?: number;
 }
 
 export interface LocalWorker {
@@ -57,6 +59,7 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
       defaultPersistRoot: join(options.stateDir, "v3"),
       // The Worker reads nothing from request.cf; no download of it from Cloudflare at each start.
       cf: false,
+      ...(options.inspectorPort === undefined ? {} : { inspectorPort: options.inspectorPort }),
       log: options.verbose ? new Log(LogLevel.INFO) : new NoOpLog(),
       ...(options.verbose ? {} : { handleRuntimeStdio: discardOutput }),
       workers: [
