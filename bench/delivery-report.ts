@@ -17,9 +17,8 @@ interface Measured {
   result: DeliveryResult;
 }
 
-const resultColumns = [
-  "observers",
-  "system",
+/** What every delivery case measures, from the rate posted to the duplicates, as table columns. */
+export const deliveryFigureColumns = [
   "rate data/s",
   "posted data/s",
   "data posted",
@@ -29,8 +28,24 @@ const resultColumns = [
   "p99 ms",
   "lost",
   "duplicates",
-  "Worker CPU µs per datum-delivery",
 ];
+
+/** The cells of `deliveryFigureColumns` for a case posted at `rate`. */
+export function deliveryFigureCells(rate: number, result: DeliveryResult): string[] {
+  return [
+    fixed(rate),
+    fixed(result.postedPerSecond),
+    fixed(result.posted),
+    fixed(result.rejected),
+    fixed(result.deliveredPerSecond),
+    fixed(result.p50),
+    fixed(result.p99),
+    fixed(result.lost),
+    fixed(result.duplicates),
+  ];
+}
+
+const resultColumns = ["observers", "system", ...deliveryFigureColumns, "Worker CPU µs per datum-delivery"];
 /** TCP and UDP go through the relay: its CPU too. */
 const relayColumns = [...resultColumns, "relay CPU µs per datum-delivery"];
 /** UDP tables add what the kernel says about datagrams dropped at the receivers. */
@@ -47,15 +62,7 @@ function resultRow({ system, protocol, observers, rate, result }: Measured): str
   const row = [
     String(observers),
     system.name,
-    fixed(rate),
-    fixed(result.postedPerSecond),
-    fixed(result.posted),
-    fixed(result.rejected),
-    fixed(result.deliveredPerSecond),
-    fixed(result.p50),
-    fixed(result.p99),
-    fixed(result.lost),
-    fixed(result.duplicates),
+    ...deliveryFigureCells(rate, result),
     cpu("worker"),
     ...(protocol === "HTTP" ? [] : [cpu("relay")]),
   ];

@@ -1,5 +1,5 @@
 import { type DeliveryWaits, runDeliveryCase } from "./delivery.ts";
-import { perDelivery } from "./delivery-report.ts";
+import { deliveryFigureCells, deliveryFigureColumns, perDelivery } from "./delivery-report.ts";
 import { fixed, markdownTable } from "./markdown.ts";
 import type { BenchSection } from "./section.ts";
 
@@ -66,31 +66,10 @@ export const fourObserversSection: BenchSection = async ({ settings, towerEdge, 
       "taking the data in included.",
     "",
     ...markdownTable(
-      [
-        "rate data/s",
-        "posted data/s",
-        "data posted",
-        "rejected",
-        "delivered data/s per observer",
-        "p50 ms",
-        "p99 ms",
-        "lost",
-        "duplicates",
-        "Worker CPU, cores",
-        "Worker CPU µs per datum-delivery",
-        "bench CPU, cores",
-      ],
+      [...deliveryFigureColumns, "Worker CPU, cores", "Worker CPU µs per datum-delivery", "bench CPU, cores"],
       [
         [
-          fixed(rate),
-          fixed(result.postedPerSecond),
-          fixed(result.posted),
-          fixed(result.rejected),
-          fixed(result.deliveredPerSecond),
-          fixed(result.p50),
-          fixed(result.p99),
-          fixed(result.lost),
-          fixed(result.duplicates),
+          ...deliveryFigureCells(rate, result),
           cpu === undefined ? "–" : fixed(cpu.worker / caseSeconds, 2),
           perDelivery(cpu?.worker, result, observers),
           cpu === undefined ? "–" : fixed(cpu.bench / caseSeconds, 2),

@@ -4,6 +4,7 @@ import { type FormField, selectField, textField } from "./form-fields";
 import { observerTarget } from "./format";
 import type { PageContext } from "./page";
 import { asProblem, clearProblem, showProblem } from "./problem-display";
+import { onSubmitOnce } from "./submit-once";
 
 const formats = ["RDF/JSON", "TOWER/JSON", "GRAPHITE", "INFLUXDB"] as const;
 const protocols = ["HTTP", "TCP", "UDP"] as const;
@@ -70,12 +71,7 @@ export function observerForm(metric: string, context: PageContext): HTMLElement 
     return body;
   };
 
-  let busy = false;
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    if (busy) return;
-    busy = true;
-    submit.setAttribute("aria-disabled", "true");
+  onSubmitOnce(form, submit, async () => {
     clearProblem(alert);
     setText(status, "");
     for (const field of Object.values(fields)) field.clearError();
@@ -104,9 +100,6 @@ export function observerForm(metric: string, context: PageContext): HTMLElement 
       showProblem(alert, problem, unplaced);
       const firstInvalid = Object.values(fields).find((field) => field.control.getAttribute("aria-invalid") === "true");
       firstInvalid?.control.focus();
-    } finally {
-      busy = false;
-      submit.removeAttribute("aria-disabled");
     }
   });
   return form;

@@ -2,6 +2,7 @@ import { api } from "./api";
 import { h, setText, uniqueId } from "./dom";
 import type { PageContext } from "./page";
 import { asProblem, clearProblem, showProblem } from "./problem-display";
+import { onSubmitOnce } from "./submit-once";
 
 /**
  * The form that installs a rule document from a file: XML (the original's) or JSON, sent as it
@@ -34,10 +35,7 @@ export function ruleUpload(context: PageContext): HTMLElement {
     h("div", { class: "form-actions" }, submit, status),
   );
 
-  let busy = false;
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    if (busy) return;
+  onSubmitOnce(form, submit, async () => {
     clearProblem(alert);
     setText(status, "");
     const chosen = file.files?.[0];
@@ -46,8 +44,6 @@ export function ruleUpload(context: PageContext): HTMLElement {
       file.focus();
       return;
     }
-    busy = true;
-    submit.setAttribute("aria-disabled", "true");
     try {
       await api.installRules(await chosen.text());
       setText(status, `Installed the rules of ${chosen.name}.`);
@@ -57,9 +53,6 @@ export function ruleUpload(context: PageContext): HTMLElement {
       const problem = asProblem(error);
       if (problem.refusesToken) context.report(problem);
       else showProblem(alert, problem);
-    } finally {
-      busy = false;
-      submit.removeAttribute("aria-disabled");
     }
   });
   return form;

@@ -1,6 +1,7 @@
 import type { ApiProblem } from "./api-client";
 import { h, uniqueId } from "./dom";
 import { asProblem, showProblem } from "./problem-display";
+import { onSubmitOnce } from "./submit-once";
 
 /**
  * Asks for the admin token: a labelled password field. `submitToken` tries it and rejects with the
@@ -33,20 +34,12 @@ export function tokenForm(problem: ApiProblem | undefined, submitToken: (token: 
   );
   if (problem) showProblem(alert, problem);
 
-  let busy = false;
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    if (busy) return;
-    busy = true;
-    submit.setAttribute("aria-disabled", "true");
+  onSubmitOnce(form, submit, async () => {
     try {
       await submitToken(input.value.trim());
     } catch (error) {
       showProblem(alert, asProblem(error));
       input.select();
-    } finally {
-      busy = false;
-      submit.removeAttribute("aria-disabled");
     }
   });
   return h("div", { class: "page sign-in-page" }, form);

@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { OneAtATime } from "../../shared/one-at-a-time";
 import { type Config, readConfig } from "../config";
 import { reportAttempt } from "../delivery/attempt-report";
 import { executeDeliveries } from "../delivery/transports/dispatch";
@@ -56,8 +57,8 @@ export class MetricObject extends DurableObject<Env> {
   private readonly attempts: AttemptLog;
   private readonly ledger: DeliveryLedger;
   private readonly recent: RecentData;
-  /** The tail of the creations and deletions, which run one at a time (they await the catalog). */
-  private lifecycle: Promise<unknown> = Promise.resolve();
+  /** Creations and deletions run one at a time: they await the catalog. */
+  private readonly lifecycle = new OneAtATime();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -81,7 +82,7 @@ export class MetricObject extends DurableObject<Env> {
   /** Creates the metric if it does not exist. Costs one local read when it does. */
   async ensureMetric(name: string): Promise<void> {
     if (this.metricRow()?.listed) return;
-    await this.serially(async () => {
+    await this.lifecycle.run(async () => {
       this.sql.exec("INSERT OR IGNORE INTO metric (singleton, name) VALUES (1, ?)", name);
       await this.listInCatalog();
     });
@@ -89,7 +90,7 @@ export class MetricObject extends DurableObject<Env> {
 
   /** Creates the metric or replaces its description and unit; `created` tells which. */
   async declareMetric(name: string, declaration: MetricDeclaration): Promise<{ created: boolean; metric: MetricView }> {
-    return this.serially(async () => {
+    return this.lifecycle.run(async () => {
       const created = this.metricRow() === undefined;
       this.sql.exec(
         `INSERT INTO metric (singleton, name, description, unit) VALUES (1, ?, ?, ?)
@@ -131,7 +132,7 @@ export class MetricObject extends DurableObject<Env> {
 
   /** Deletes the metric with its observers and their backlogs; false if it does not exist. */
   async deleteMetric(): Promise<boolean> {
-    return this.serially(async () => {
+    return this.lifecycle.run(async () => {
       const metric = this.metricRow();
       if (!metric) return false;
       this.sql.exec("UPDATE metric SET listed = 0");
@@ -356,12 +357,6 @@ export class MetricObject extends DurableObject<Env> {
     if (metric.listed) return;
     await metricCatalogStub(this.env).add(metric.name);
     this.sql.exec("UPDATE metric SET listed = 1");
-  }
-
-  private serially<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.lifecycle.then(work);
-    this.lifecycle = result.catch(() => undefined);
-    return result;
   }
 }
 

@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { OneAtATime } from "../../shared/one-at-a-time";
 import type { FieldProblem } from "../../shared/problems";
 import { readConfig } from "../config";
 import { metricStub } from "../metrics/metric-object";
@@ -25,7 +26,7 @@ function installed(row: RuleRow): InstalledRule {
  */
 export class RuleRegistry extends DurableObject<Env> {
   private readonly sql: SqlStorage;
-  private changes: Promise<unknown> = Promise.resolve();
+  private readonly changes = new OneAtATime();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -41,7 +42,7 @@ export class RuleRegistry extends DurableObject<Env> {
 
   /** Installs every rule of a document, or none: the problems across rules are listed instead. */
   install(definitions: RuleDefinition[]): Promise<RuleInstallation> {
-    return this.serially(async () => {
+    return this.changes.run(async () => {
       const compiled = definitions.map((definition) => this.compile(definition));
       const incoming = compiled.map(edgeOf);
       const problems = ruleSetProblems(
@@ -80,7 +81,7 @@ export class RuleRegistry extends DurableObject<Env> {
 
   /** Enables or disables a rule; null if there is no such rule. */
   setEnabled(id: string, enabled: boolean): Promise<InstalledRule | null> {
-    return this.serially(async () => {
+    return this.changes.run(async () => {
       const rule = this.get(id);
       if (!rule) return null;
       const reader = metricStub(this.env, rule.collectedMetric.metricName);
@@ -94,7 +95,7 @@ export class RuleRegistry extends DurableObject<Env> {
 
   /** Removes a rule with its state; false if there is no such rule. */
   remove(id: string): Promise<boolean> {
-    return this.serially(async () => {
+    return this.changes.run(async () => {
       const rule = this.get(id);
       if (!rule) return false;
       const compiled = this.compile(rule);
@@ -119,12 +120,6 @@ export class RuleRegistry extends DurableObject<Env> {
 
   private rows(): RuleRow[] {
     return this.sql.exec<RuleRow>("SELECT id, definition, enabled FROM rule ORDER BY rowid").toArray();
-  }
-
-  private serially<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.changes.then(work);
-    this.changes = result.catch(() => undefined);
-    return result;
   }
 }
 

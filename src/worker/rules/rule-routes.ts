@@ -66,11 +66,12 @@ function xml(c: Context, rules: readonly InstalledRule[]): Response {
 async function reportOf(env: Env, rule: InstalledRule): Promise<RuleReport> {
   const status = await ruleStub(env, rule.id).status();
   if (!status) throw ApiError.notFound(`No rule has the id "${rule.id}".`);
-  const isRestCall = rule.actions[0]?.name === "RestCall";
-  const calls = isRestCall ? metricStub(env, restCallMetric(rule.id)) : undefined;
-  const [observer] = (await calls?.listObservers()) ?? [];
-  const callStatus = observer && (await calls?.observerReport(observer.id))?.status;
-  return { ...rule, status, ...(callStatus ? { calls: callStatus } : {}) };
+  // A RestCall rule's calls are the one observer of its calls metric.
+  const calls =
+    rule.actions[0]?.name === "RestCall"
+      ? (await metricStub(env, restCallMetric(rule.id)).healthReport())?.observers[0]?.status
+      : undefined;
+  return { ...rule, status, ...(calls ? { calls } : {}) };
 }
 
 async function installedRule(env: Env, id: string): Promise<InstalledRule> {

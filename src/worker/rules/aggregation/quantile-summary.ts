@@ -18,6 +18,7 @@
  *
  * A NaN value makes every percentile NaN, as it makes the Average and the Sum NaN.
  */
+import { parseWithNonFinite, stringifyWithNonFinite } from "./non-finite-json";
 
 export const exactLimit = 1_000;
 export const relativeAccuracy = 0.01;
@@ -106,21 +107,15 @@ export function summaryPercentile(summary: QuantileSummary, percentile: number):
 
 /** JSON text; NaN and the infinities, which JSON lacks, are written as the strings "NaN", "Infinity", "-Infinity". */
 export function encodeSummary(summary: QuantileSummary): string {
-  return JSON.stringify(summary, (_key, value: unknown) =>
-    typeof value === "number" && !Number.isFinite(value) ? String(value) : value,
-  );
+  return stringifyWithNonFinite(summary);
 }
 
 export function decodeSummary(text: string): QuantileSummary {
-  const summary: unknown = JSON.parse(text, (_key, value: unknown) =>
-    typeof value === "string" && nonFinite.has(value) ? Number(value) : value,
-  );
+  const summary = parseWithNonFinite(text);
   const mode = typeof summary === "object" && summary !== null && "mode" in summary ? summary.mode : undefined;
   if (mode !== "exact" && mode !== "sketch") throw new Error("The text is not an encoded quantile summary.");
   return summary as QuantileSummary;
 }
-
-const nonFinite = new Set(["NaN", "Infinity", "-Infinity"]);
 
 /** The rank of the nearest-rank percentile among `count` values, from 1. */
 function rankOf(percentile: number, count: number): number {

@@ -176,7 +176,7 @@ describe("evaluateWindow", () => {
     });
   });
 
-  describe("output resourceId (RULES.md table)", () => {
+  describe('output resourceId (the table of docs/API.md, "Actions")', () => {
     it("row 1 — no aggregation, ID: each datum keeps its own resourceId", () => {
       const rule = compiled();
       expect(rule.windowed).toBe(false);

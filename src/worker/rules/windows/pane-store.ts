@@ -1,39 +1,14 @@
 import { type Accumulator, mergeAccumulators, newAccumulator } from "../aggregation/accumulator";
-import { decodeSummary, encodeSummary } from "../aggregation/quantile-summary";
+import { parseWithNonFinite, stringifyWithNonFinite } from "../aggregation/non-finite-json";
 
 type PaneRow = { start: number; resource_id: string; accumulator: string };
 
-/** SQLite keeps NaN as NULL, so a number that is not finite is kept by its name. */
-type StoredNumber = number | "NaN" | "Infinity" | "-Infinity";
-
-function store(value: number): StoredNumber {
-  return Number.isFinite(value) ? value : (String(value) as StoredNumber);
-}
-
-function restore(value: StoredNumber): number {
-  return typeof value === "number" ? value : Number(value);
-}
-
 function encodeAccumulator(accumulator: Accumulator): string {
-  const { count, sum, min, max, values } = accumulator;
-  return JSON.stringify([count, store(sum), store(min), store(max), values === null ? null : encodeSummary(values)]);
+  return stringifyWithNonFinite(accumulator);
 }
 
 function decodeAccumulator(text: string): Accumulator {
-  const [count, sum, min, max, values] = JSON.parse(text) as [
-    number,
-    StoredNumber,
-    StoredNumber,
-    StoredNumber,
-    string | null,
-  ];
-  return {
-    count,
-    sum: restore(sum),
-    min: restore(min),
-    max: restore(max),
-    values: values === null ? null : decodeSummary(values),
-  };
+  return parseWithNonFinite(text) as Accumulator;
 }
 
 /**
