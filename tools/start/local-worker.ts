@@ -16,7 +16,7 @@ export interface LocalWorkerOptions {
   stateDir: string;
   /** Vars and secrets, on top of wrangler.toml's. */
   bindings: Record<string, string>;
-  /** Show Miniflare's request log and the Worker's console output (tests keep them quiet). */
+  /** Show Miniflare's log and the Worker's console output (tests keep them quiet). */
   verbose: boolean;
   /** Opens workerd's V8 inspector on this port (the profiler connects to it). */
   inspectorPort?: number;
@@ -38,8 +38,10 @@ const discardOutput = (stdout: Readable, stderr: Readable) => {
 /**
  * The Worker of wrangler.toml in workerd, driven by Miniflare from this process with the options
  * wrangler itself derives from the configuration (bindings, Durable Objects, queues, static
- * assets), and nothing between the client and the Worker. Resolves once workerd listens; rejects
- * if it cannot, for instance because the port is taken.
+ * assets), and nothing between the client and the Worker: clients connect to a socket of the
+ * Worker's own in workerd, not to Miniflare's entry socket, whose router worker would handle every
+ * request first. Resolves once workerd listens; rejects if it cannot, for instance because the
+ * port is taken.
  */
 export async function startLocalWorker(options: LocalWorkerOptions): Promise<LocalWorker> {
   bindWorkerdToParent();
@@ -53,8 +55,9 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
   try {
     const entry = await bundleWorker(config, main, outdir);
     miniflare = new Miniflare({
+      // Miniflare's own entry socket, which it uses itself; clients use the Worker's socket below.
       host: "127.0.0.1",
-      port: options.port,
+      port: 0,
       // The layout of `wrangler dev --persist-to <stateDir>`, so that both read the same data.
       defaultPersistRoot: join(options.stateDir, "v3"),
       // The Worker reads nothing from request.cf; no download of it from Cloudflare at each start.
@@ -70,10 +73,12 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
           modulesRoot: outdir,
           modules: [{ type: "ESModule", path: entry }],
           bindings: { ...workerOptions.bindings, ...options.bindings },
+          unsafeDirectSockets: [{ host: "127.0.0.1", port: options.port }],
         },
       ],
     });
-    const url = (await miniflare.ready).origin;
+    await miniflare.ready;
+    const url = (await miniflare.unsafeGetDirectURL()).origin;
     const running = miniflare;
     return {
       url,
