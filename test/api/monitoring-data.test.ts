@@ -85,6 +85,45 @@ describe("POST /monitoringdata", () => {
     expect(await huge.json()).toMatchObject({ type: "urn:tower-edge:problem:payload-too-large" });
   });
 
+  describe("bodies nested more than 64 levels deep", () => {
+    /** `levels` arrays, one inside the other. */
+    const nested = (levels: number): unknown => (levels === 0 ? "deep" : [nested(levels - 1)]);
+    const tooDeep = {
+      type: "urn:tower-edge:problem:malformed-json",
+      title: "Malformed JSON",
+      status: 400,
+      detail: "The body is nested more than 64 levels deep.",
+    };
+    /** One datum whose subject also holds `extra` under a predicate the intake ignores. */
+    const withIgnoredPredicate = (metric: string, extra: unknown) => {
+      const body = rdfJsonBody([datum("d1", metric)]);
+      return { d1: { ...body.d1, "http://www.w3.org/1999/02/22-rdf-syntax-ns#type": extra } };
+    };
+
+    it("refuses one in a predicate it ignores, and accepts nothing", async () => {
+      // Body, subject and 63 arrays: 65 levels.
+      const response = await sendJson("POST", "/monitoringdata", withIgnoredPredicate("too-deep-ignored", nested(63)));
+      await expectProblem(response, 400, tooDeep);
+      expect(await metricExists("too-deep-ignored")).toBe(false);
+    });
+
+    it("accepts one of exactly 64 levels", async () => {
+      const response = await sendJson("POST", "/monitoringdata", withIgnoredPredicate("deep-ignored", nested(62)));
+      expect(response.status).toBe(204);
+    });
+
+    it("refuses one in a literal as too deep, not as a wrong lexical form", async () => {
+      const body = rdfJsonBody([datum("d1", "too-deep-literal")]);
+      const predicate = `${monitoringNamespace}value`;
+      const subject = body.d1 as Record<string, unknown>;
+      const response = await sendJson("POST", "/monitoringdata", {
+        d1: { ...subject, [predicate]: [{ type: "literal", value: nested(100) }] },
+      });
+      await expectProblem(response, 400, tooDeep);
+      expect(await metricExists("too-deep-literal")).toBe(false);
+    });
+  });
+
   it("answers 400 for a body that is not UTF-8, instead of accepting replaced characters", async () => {
     const text = JSON.stringify(rdfJsonBody([datum("d1", "latin1-XX")]));
     const bytes = new TextEncoder().encode(text);

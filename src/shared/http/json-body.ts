@@ -16,6 +16,13 @@ interface JsonInput<S extends z.ZodType> {
   out: { json: z.output<S> };
 }
 
+/** 415 for a content type other than JSON; a missing one is read as JSON. */
+function assertJsonContentType(contentType: string | undefined): void {
+  if (contentType && !isJsonContentType(contentType)) {
+    throw new ApiError("unsupported-media-type", `Expected application/json, got ${contentType}.`);
+  }
+}
+
 /**
  * Validates a JSON request body against `schema`: 415 for a non-JSON content type (a missing one
  * is read as JSON), 400 malformed-json for a body that is not UTF-8, not JSON or nested too deeply,
@@ -32,16 +39,28 @@ export function jsonBody<S extends z.ZodType, E extends Env = Env>(
   documented: z.ZodType = schema,
 ): MiddlewareHandler<E, string, JsonInput<S>> {
   const middleware: MiddlewareHandler<E, string, JsonInput<S>> = async (c, next) => {
-    const contentType = c.req.header("content-type");
-    if (contentType && !isJsonContentType(contentType)) {
-      throw new ApiError("unsupported-media-type", `Expected application/json, got ${contentType}.`);
-    }
+    assertJsonContentType(c.req.header("content-type"));
     const result = await schema.safeParseAsync(await readJson(c.req.raw));
     if (!result.success) throw ApiError.validation(zodProblems(result.error));
     c.req.addValidatedData("json", result.data as object);
     await next();
   };
   // The tag hono-openapi's own validators carry: it documents the route's request body.
+  return Object.assign(middleware, { [uniqueSymbol]: { target: "json", ...resolver(documented) } });
+}
+
+/**
+ * For a route whose handler reads the body itself (its text, to validate it without a generic
+ * parse): 415 for a content type other than JSON, and `documented` as the body in the API's
+ * document and for typed clients.
+ */
+export function jsonBodyReadByHandler<S extends z.ZodType, E extends Env = Env>(
+  documented: S,
+): MiddlewareHandler<E, string, { in: { json: z.input<S> } }> {
+  const middleware: MiddlewareHandler<E, string, { in: { json: z.input<S> } }> = async (c, next) => {
+    assertJsonContentType(c.req.header("content-type"));
+    await next();
+  };
   return Object.assign(middleware, { [uniqueSymbol]: { target: "json", ...resolver(documented) } });
 }
 

@@ -36,21 +36,32 @@ export async function readBodyText(request: Request): Promise<string> {
   return decodeUtf8(await request.arrayBuffer());
 }
 
+/**
+ * Refuses (400 malformed-json) a parsed body nested more than `maxJsonDepth` levels deep; for a
+ * value inside the body, `levelsAbove` is the count of arrays and objects that hold it.
+ */
+export function assertJsonDepth(value: unknown, levelsAbove = 0): void {
+  if (depthExceeds(value, maxJsonDepth - levelsAbove)) {
+    throw new ApiError("malformed-json", `The body is nested more than ${maxJsonDepth} levels deep.`);
+  }
+}
+
 /** Reads a request body as JSON: strict UTF-8, valid JSON, at most `maxJsonDepth` levels deep. */
 export async function readJson(request: Request): Promise<unknown> {
   return parseJsonText(await readBodyText(request));
 }
 
-/** Parses a body's text as JSON, at most `maxJsonDepth` levels deep. */
-export function parseJsonText(text: string): unknown {
+/**
+ * Parses a body's text as JSON, at most `maxJsonDepth` levels deep unless `checkDepth` is false
+ * (the caller then calls `assertJsonDepth` itself where it must).
+ */
+export function parseJsonText(text: string, checkDepth = true): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new ApiError("malformed-json", `The body is not valid JSON: ${(error as Error).message}`);
   }
-  if (depthExceeds(value, maxJsonDepth)) {
-    throw new ApiError("malformed-json", `The body is nested more than ${maxJsonDepth} levels deep.`);
-  }
+  if (checkDepth) assertJsonDepth(value);
   return value;
 }

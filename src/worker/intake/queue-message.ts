@@ -4,9 +4,9 @@ import { usage } from "../ops/usage";
 import type { Datum, DatumRow } from "./datum";
 
 /*
- * Queue messages carry data as compact rows grouped by metric. A message body is built as one JSON
- * text from per-row texts, so that its size is known while it is built without serializing
- * anything twice. The platform takes at most 128 KB a message, and a sendBatch call at most 100
+ * Queue messages carry data as compact rows grouped by metric. Most sends fit one message, which is
+ * serialized whole; a larger one is built from per-row texts, so that each message's size is known
+ * while it is built. The platform takes at most 128 KB a message, and a sendBatch call at most 100
  * messages and 256 KB.
  */
 
@@ -32,11 +32,6 @@ export function toRow(datum: Datum): DatumRow {
   return [datum.id, datum.timestamp, encoded, datum.resourceId];
 }
 
-/** One datum's row as JSON text. */
-function rowText(datum: Datum): string {
-  return JSON.stringify(toRow(datum));
-}
-
 function fromRow(metric: string, row: DatumRow): Datum {
   const [id, timestamp, encoded, resourceId] = row;
   const value =
@@ -48,8 +43,11 @@ export function rowsToData(metric: string, rows: readonly DatumRow[]): Datum[] {
   return rows.map((row) => fromRow(metric, row));
 }
 
-/** UTF-8 length without encoding: JSON texts of data are mostly ASCII. */
+const nonAscii = /\P{ASCII}/u;
+
+/** UTF-8 length without encoding: JSON texts of data are mostly ASCII, which a native scan finds. */
 export function utf8Length(text: string): number {
+  if (!nonAscii.test(text)) return text.length;
   let bytes = text.length;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
@@ -67,21 +65,18 @@ const intakePrefix = '{"kind":"intake","metrics":[';
 const intakeEnvelopeBytes = intakePrefix.length + "]}".length;
 
 /**
- * Packs accepted data into intake messages of at most `maxMessageBytes`: each metric's rows into
- * groups that fit a message, then the groups into as few messages as they fit. Intake validation
- * bounds every string of a datum, so one row always fits in a message.
+ * Packs rows into intake messages of at most `maxMessageBytes`: each metric's rows into groups
+ * that fit a message, then the groups into as few messages as they fit. Intake validation bounds
+ * every string of a datum, so one row always fits in a message.
  */
-export function encodeIntakeMessages(data: readonly Datum[]): EncodedMessage[] {
-  const rowsByMetric = new Map<string, string[]>();
-  for (const datum of data) {
-    getOrCreate(rowsByMetric, datum.metric, () => []).push(rowText(datum));
-  }
+function packIntakeMessages(rowsByMetric: ReadonlyMap<string, DatumRow[]>): EncodedMessage[] {
   const groups: { text: string; bytes: number }[] = [];
   for (const [metric, rows] of rowsByMetric) {
     const metricJson = JSON.stringify(metric);
     const groupOverhead = utf8Length(metricJson) + "[,[]],".length;
     const maxSize = maxMessageBytes - intakeEnvelopeBytes - groupOverhead;
-    for (const { items, size } of packBatches(rows, { maxSize, sizeOf: rowBytes })) {
+    const rowTexts = rows.map((row) => JSON.stringify(row));
+    for (const { items, size } of packBatches(rowTexts, { maxSize, sizeOf: rowBytes })) {
       groups.push({ text: `[${metricJson},[${items.join(",")}]]`, bytes: size + groupOverhead });
     }
   }
@@ -90,6 +85,17 @@ export function encodeIntakeMessages(data: readonly Datum[]): EncodedMessage[] {
     text: `${intakePrefix}${items.map((group) => group.text).join(",")}]}`,
     bytes: size + intakeEnvelopeBytes,
   }));
+}
+
+/** Accepted data as intake messages: one when they fit, which is serialized whole; else packed row by row. */
+export function encodeIntakeMessages(data: readonly Datum[]): EncodedMessage[] {
+  if (data.length === 0) return [];
+  const rowsByMetric = new Map<string, DatumRow[]>();
+  for (const datum of data) getOrCreate(rowsByMetric, datum.metric, () => []).push(toRow(datum));
+  const message: IntakeMessage = { kind: "intake", metrics: [...rowsByMetric] };
+  const text = JSON.stringify(message);
+  const bytes = utf8Length(text);
+  return bytes <= maxMessageBytes ? [{ text, bytes }] : packIntakeMessages(rowsByMetric);
 }
 
 /** Sends messages with as few sendBatch calls as the platform's per-call limits allow. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { documentedMetricName } from "../metrics/metric-schema";
-import { maxIdentifierLength } from "./rdf-json-reader";
+import { maxIdentifierLength } from "./rdf-literal-rules";
 import {
   acceptedNamespaces,
   type DatumProperty,

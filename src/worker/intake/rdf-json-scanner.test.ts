@@ -1,0 +1,139 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { rdfJsonBody } from "../../../tools/testing/monitoring-data";
+import { parseMonitoringData } from "./rdf-json-reader";
+import { scanMonitoringData } from "./rdf-json-scanner";
+import { acceptedNamespaces, xsdDouble, xsdInteger, xsdString } from "./rdf-vocabulary";
+
+const limits = { maxData: 50, maxMetricNameLength: 40 };
+const [md, model] = acceptedNamespaces;
+
+const datum = (id: string, overrides: Record<string, unknown> = {}) => ({
+  id,
+  metric: "cpu",
+  timestamp: 1409223851698,
+  value: "0.5e0",
+  resourceId: "vm1",
+  ...overrides,
+});
+
+/** What the general path (JSON.parse and the reader) makes of the text: the data, or undefined for a refusal. */
+function generalVerdict(text: string) {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const result = parseMonitoringData(body, limits);
+  return result.ok ? result.data : undefined;
+}
+
+describe("scanMonitoringData", () => {
+  it("reads compact bodies, as JSON.stringify writes them, to the same data as the general path", () => {
+    const text = JSON.stringify(rdfJsonBody([datum("a"), datum("b", { value: "-INF", resourceId: "vm2" })]));
+    expect(scanMonitoringData(text, limits)).toEqual(generalVerdict(text));
+    expect(scanMonitoringData(text, limits)).toHaveLength(2);
+  });
+
+  it("reads indented bodies, fields in any order and the model namespace", () => {
+    const text = `{
+      "d1" : {
+        "${model}value" : [ { "datatype" : "${xsdDouble}", "value" : "1.5", "type" : "literal" } ],
+        "${md}resourceId" : [ { "value" : "vm1", "type" : "literal", "datatype" : "${xsdString}" } ],
+        "${md}timestamp":[{"type":"literal","datatype":"${xsdInteger}","value":"+12"}],
+        "${md}metric" : [ { "type" : "literal", "value" : "cpu" } ]
+      }
+    }\r\n`;
+    expect(scanMonitoringData(text, limits)).toEqual([
+      { id: "d1", metric: "cpu", timestamp: 12, value: 1.5, resourceId: "vm1" },
+    ]);
+  });
+
+  it.each([
+    ["an escape in a string", JSON.stringify(rdfJsonBody([datum('quote"d')]))],
+    ["an id starting with a digit (JSON objects order such keys first)", JSON.stringify(rdfJsonBody([datum("1")]))],
+    [
+      "a repeated id",
+      `{"a":${JSON.stringify(rdfJsonBody([datum("a")]).a)},"a":${JSON.stringify(rdfJsonBody([datum("a")]).a)}}`,
+    ],
+    ["a predicate it does not read", JSON.stringify({ a: { ...rdfJsonBody([datum("a")]).a, extra: [] } })],
+    [
+      "more data than the limit",
+      JSON.stringify(rdfJsonBody(Array.from({ length: 51 }, (_, index) => datum(`d${index}`)))),
+    ],
+    ["no data", "{}"],
+    ["text after the body", `${JSON.stringify(rdfJsonBody([datum("a")]))} x`],
+    ["a value that is no xsd:double", JSON.stringify(rdfJsonBody([datum("a", { value: "1,5" })]))],
+    ["a body that is not an object", "[]"],
+  ])("gives up on %s", (_, text) => {
+    expect(scanMonitoringData(text, limits)).toBeUndefined();
+  });
+
+  it("never decides differently from the general path", () => {
+    const plain = fc.string({ unit: "grapheme", maxLength: 6 });
+    // Strings drawn mostly plain, sometimes with what JSON must escape or a leading digit.
+    const text = fc.oneof(
+      { weight: 4, arbitrary: fc.stringMatching(/^[a-z][a-z0-9.]{0,5}$/) },
+      { weight: 1, arbitrary: plain },
+      { weight: 1, arbitrary: fc.constantFrom("", "7", 'a"b', "a\\b", "a\nb", "ü", "__proto__") },
+    );
+    const lexicalValue = fc.oneof(
+      fc.double().map(String),
+      fc.constantFrom("1.", ".5", "+INF", "NaN", "1,5", "", "0x10"),
+    );
+    const lexicalTimestamp = fc.oneof(fc.integer().map(String), fc.constantFrom("+12", "9007199254740993", "1.0", ""));
+    const literalObject = (value: fc.Arbitrary<string>, datatype: string) =>
+      fc.record(
+        {
+          type: fc.constantFrom("literal", "uri"),
+          value,
+          datatype: fc.constantFrom(datatype, xsdString, "x"),
+        },
+        { requiredKeys: ["type"] },
+      );
+    const subject = fc.record(
+      {
+        [`${md}metric`]: fc.array(literalObject(text, xsdString), { minLength: 1, maxLength: 2 }),
+        [`${md}timestamp`]: fc.array(literalObject(lexicalTimestamp, xsdInteger), { minLength: 1, maxLength: 1 }),
+        [`${md}value`]: fc.array(literalObject(lexicalValue, xsdDouble), { minLength: 1, maxLength: 1 }),
+        [`${model}value`]: fc.array(literalObject(lexicalValue, xsdDouble), { minLength: 1, maxLength: 1 }),
+        [`${md}resourceId`]: fc.array(literalObject(text, xsdString), { minLength: 1, maxLength: 1 }),
+        [`${model}resourceId`]: fc.array(literalObject(text, xsdString), { minLength: 1, maxLength: 1 }),
+      },
+      { requiredKeys: [`${md}metric`, `${md}timestamp`] },
+    );
+    const body = fc.dictionary(text, subject, { minKeys: 1, maxKeys: 5 });
+    const spacing = fc.constantFrom(undefined, 1, "\t", " \r\n ");
+    fc.assert(
+      fc.property(body, spacing, (data, space) => {
+        const json = JSON.stringify(data, null, space);
+        const scanned = scanMonitoringData(json, limits);
+        if (scanned !== undefined) expect(scanned).toEqual(generalVerdict(json));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("reads every valid body of plain strings that JSON.stringify writes", () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9.]{0,8}$/);
+    const data = fc.uniqueArray(
+      fc.record({
+        id: name,
+        metric: name,
+        timestamp: fc.integer(),
+        value: fc.double({ noNaN: true, noDefaultInfinity: true }),
+        resourceId: name,
+      }),
+      { selector: (entry) => entry.id, minLength: 1, maxLength: 20 },
+    );
+    fc.assert(
+      fc.property(data, (entries) => {
+        const json = JSON.stringify(rdfJsonBody(entries.map((entry) => ({ ...entry, value: String(entry.value) }))));
+        expect(scanMonitoringData(json, limits)).toEqual(generalVerdict(json));
+        expect(scanMonitoringData(json, limits)).toHaveLength(entries.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
