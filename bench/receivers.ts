@@ -125,17 +125,21 @@ export class LatencyRecorder {
   }
 }
 
-/** An observer for the bench, on `receiverHost`:`port`; HTTP ones take POSTs on any path. */
-export interface LatencyReceiver {
+/** Where an observer of the bench listens, on `receiverHost`, and what it takes; HTTP ones take POSTs on any path. */
+export interface ObserverEndpoint {
   readonly protocol: Protocol;
   readonly format: ObserverFormat;
   readonly port: number;
+}
+
+/** An observer for the bench that records the latency of what it receives. */
+export interface LatencyReceiver extends ObserverEndpoint {
   readonly recorder: LatencyRecorder;
   close(): Promise<void>;
 }
 
 /** Listens on a free port of `receiverHost`; closing drops open connections with `dropConnections`. */
-async function listen(server: Server, dropConnections: () => void) {
+export async function listen(server: Server, dropConnections: () => void) {
   server.listen(0, receiverHost);
   await once(server, "listening");
   return {

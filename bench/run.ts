@@ -15,6 +15,7 @@ import { isolationSection } from "./isolation.ts";
 import { fixed } from "./markdown.ts";
 import { platformOperationsSection } from "./platform-operations.ts";
 import { findDescendants, ProcessGroup } from "./process-accounting.ts";
+import { profileSection } from "./profile-section.ts";
 import { rulesSection } from "./rules.ts";
 import type { BenchContext, BenchProcesses, BenchSection } from "./section.ts";
 import { type BenchSectionName, benchSettingsSchema, sectionNames } from "./settings.ts";
@@ -32,6 +33,7 @@ const sections: Record<BenchSectionName, BenchSection> = {
   operations: platformOperationsSection,
   delivery: deliverySection,
   "four-observers": fourObserversSection,
+  profile: profileSection,
   rules: rulesSection,
   isolation: isolationSection,
   soak: soakSection,

@@ -7,6 +7,7 @@ export const sectionNames = [
   "operations",
   "delivery",
   "four-observers",
+  "profile",
   "rules",
   "isolation",
   "soak",
@@ -51,6 +52,8 @@ export const benchSettingsSchema = z
      * four-observers section): 10% above the 80,000 data/s per observer target.
      */
     BENCH_FOUR_OBSERVERS_RATE: positive(88_000),
+    /** Seconds each profile case posts for (the profile then runs on until the queue is drained). */
+    BENCH_PROFILE_SECONDS: positive(5),
     /** Seconds the soak measures memory for, after its warm-up of 20 s at the same rate. */
     BENCH_SOAK_SECONDS: positive(180),
     /** Data/s of the soak's open loop, in 1,000-datum requests. */
@@ -68,6 +71,7 @@ export const benchSettingsSchema = z
     fanOutRate: env.BENCH_FANOUT_RATE,
     observerCounts: env.BENCH_OBSERVERS,
     fourObserversRate: env.BENCH_FOUR_OBSERVERS_RATE,
+    profileSeconds: env.BENCH_PROFILE_SECONDS,
     soakSeconds: env.BENCH_SOAK_SECONDS,
     soakRate: env.BENCH_SOAK_RATE,
     protocols: env.BENCH_PROTOCOLS,

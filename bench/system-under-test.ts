@@ -1,6 +1,6 @@
 import type { Outcome } from "./http-client.ts";
 import type { BenchDatum } from "./line-protocol.ts";
-import type { LatencyReceiver, Protocol } from "./receivers.ts";
+import type { ObserverEndpoint, Protocol } from "./receivers.ts";
 
 /** A service that accepts monitoring data and copies them to observers: tower-edge, or InfluxDB for comparison. */
 export interface SystemUnderTest {
@@ -11,7 +11,7 @@ export interface SystemUnderTest {
   /** The observer protocols it delivers to. */
   readonly protocols: readonly Protocol[];
   /** Makes every receiver an observer of `metric`; resolves with what undoes that. */
-  observe(metric: string, receivers: readonly LatencyReceiver[]): Promise<() => Promise<void>>;
+  observe(metric: string, receivers: readonly ObserverEndpoint[]): Promise<() => Promise<void>>;
   /** Posts data of `metric` in one request; resolves with why they were refused, or undefined once accepted. */
   post(metric: string, data: readonly BenchDatum[]): Promise<string | undefined>;
   /** Failed deliveries to the observers of `metric` as the system reports them, where it does (for a loss's cause). */

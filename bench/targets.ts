@@ -55,20 +55,33 @@ export interface TargetOutcome {
   met: boolean;
 }
 
-/** Collects, as the sections run, each target's figure; renders the Targets table at the end. */
+/**
+ * Collects, as the sections run, each target's figure, and figures another section adds beside it
+ * (which do not decide whether the target is met); renders the Targets table at the end.
+ */
 export class TargetBoard {
   private readonly outcomes = new Map<TargetId, TargetOutcome>();
+  private readonly notes = new Map<TargetId, string[]>();
 
   record(id: TargetId, outcome: TargetOutcome): void {
     this.outcomes.set(id, outcome);
+  }
+
+  /** A figure shown beside the target's own, labelled by `note` itself. */
+  annotate(id: TargetId, note: string): void {
+    this.notes.set(id, [...(this.notes.get(id) ?? []), note]);
   }
 
   /** The Targets section: each target, its figure in this run, met or not; a target whose section did not run says so. */
   lines(): string[] {
     const rows = targetList.map(({ id, figure, target, section }) => {
       const outcome = this.outcomes.get(id);
-      if (outcome === undefined) return [figure, target, `not measured (section "${section}" not run)`, "–"];
-      return [figure, target, outcome.measured, outcome.met ? "met" : "**not met**"];
+      const measured = [
+        outcome?.measured ?? `not measured (section "${section}" not run)`,
+        ...(this.notes.get(id) ?? []),
+      ];
+      const result = outcome === undefined ? "–" : outcome.met ? "met" : "**not met**";
+      return [figure, target, measured.join("; "), result];
     });
     const met = [...this.outcomes.values()].filter((outcome) => outcome.met).length;
     return [

@@ -3,14 +3,14 @@ import type { ApiRoutes } from "../dist/worker-types/src/worker/app.d.ts";
 import { apiClient } from "../tools/testing/api-client.ts";
 import { rdfJsonBody } from "../tools/testing/monitoring-data.ts";
 import { send } from "./http-client.ts";
-import { type LatencyReceiver, receiverHost } from "./receivers.ts";
+import { type ObserverEndpoint, receiverHost } from "./receivers.ts";
 import { refusal, type SystemUnderTest } from "./system-under-test.ts";
 
 /**
  * Observers in the receiver's format: INFLUXDB unless a case asks otherwise, so that one parser
  * reads what either system delivers.
  */
-function observerBody(receiver: LatencyReceiver) {
+function observerBody(receiver: ObserverEndpoint) {
   const address =
     receiver.protocol === "HTTP"
       ? { callbackUrl: `http://${receiverHost}:${receiver.port}/` }
