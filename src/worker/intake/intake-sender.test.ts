@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Datum } from "./datum";
-import { intakeSender } from "./intake-sender";
+import { intakeSender, maxSendsInFlight } from "./intake-sender";
 import type { IntakeMessage } from "./queue-message";
 
 const datum = (id: string): Datum => ({ id, metric: "m", timestamp: 1, value: 0.5, resourceId: "vm1" });
@@ -26,70 +26,78 @@ function controlledQueue() {
 
 const ignore = () => undefined;
 
+/** Starts `maxSendsInFlight` sends of one datum each (ids busy0…), which stay in flight until ended. */
+function fillSendSlots(sender: ReturnType<typeof intakeSender>, waitUntil: (promise: Promise<unknown>) => void) {
+  return Array.from({ length: maxSendsInFlight }, (_, index) => sender.send([datum(`busy${index}`)], waitUntil));
+}
+
+const busyIds = Array.from({ length: maxSendsInFlight }, (_, index) => [`busy${index}`]);
+
 describe("intake sender (group commit)", () => {
-  it("sends at once when no send is in flight", async () => {
+  it("sends at once while fewer than the most sends are in flight", async () => {
     const { queue, sends } = controlledQueue();
     const waitUntil = vi.fn();
-    const sent = intakeSender(queue).send([datum("a")], waitUntil);
-    expect(sends.map((send) => send.ids)).toEqual([["a"]]);
-    expect(waitUntil).toHaveBeenCalledTimes(1);
-    sends[0]!.end();
-    await sent;
+    const sent = fillSendSlots(intakeSender(queue), waitUntil);
+    expect(sends.map((send) => send.ids)).toEqual(busyIds);
+    expect(waitUntil).toHaveBeenCalledTimes(maxSendsInFlight);
+    for (const send of sends) send.end();
+    await Promise.all(sent);
   });
 
-  it("gathers the requests that arrive during a send into the next one, and answers each after its own send", async () => {
+  it("gathers the requests that arrive while the sends are all in flight into the next one, and answers each after its own send", async () => {
     const { queue, sends } = controlledQueue();
     const sender = intakeSender(queue);
     const waitUntil = vi.fn();
-    const first = sender.send([datum("a")], waitUntil);
+    const busy = fillSendSlots(sender, waitUntil);
     const answered: string[] = [];
     const second = sender.send([datum("b")], waitUntil).then(() => answered.push("b"));
     const third = sender.send([datum("c1"), datum("c2")], waitUntil).then(() => answered.push("c"));
-    expect(sends).toHaveLength(1);
+    expect(sends).toHaveLength(maxSendsInFlight);
 
     sends[0]!.end();
-    await first;
-    await vi.waitUntil(() => sends.length === 2);
-    expect(sends[1]!.ids).toEqual(["b", "c1", "c2"]);
+    await busy[0];
+    await vi.waitUntil(() => sends.length === maxSendsInFlight + 1);
+    expect(sends[maxSendsInFlight]!.ids).toEqual(["b", "c1", "c2"]);
     expect(answered).toEqual([]);
 
-    sends[1]!.end();
+    sends[maxSendsInFlight]!.end();
     await Promise.all([second, third]);
     expect(answered.sort()).toEqual(["b", "c"]);
     // One send per group, each kept alive by the request that made it.
-    expect(waitUntil).toHaveBeenCalledTimes(2);
-    expect(sends).toHaveLength(2);
+    expect(waitUntil).toHaveBeenCalledTimes(maxSendsInFlight + 1);
+    for (const send of sends) send.end();
+    await Promise.all(busy);
   });
 
   it("fails every request of a group whose send fails, and the next group still goes out", async () => {
     const { queue, sends } = controlledQueue();
     const sender = intakeSender(queue);
-    const first = sender.send([datum("a")], ignore);
+    const busy = fillSendSlots(sender, ignore);
     const second = sender.send([datum("b")], ignore);
     const third = sender.send([datum("c")], ignore);
     sends[0]!.end();
-    await first;
-    await vi.waitUntil(() => sends.length === 2);
-    sends[1]!.end(new Error("queue down"));
+    await busy[0];
+    await vi.waitUntil(() => sends.length === maxSendsInFlight + 1);
+    sends[maxSendsInFlight]!.end(new Error("queue down"));
     await expect(second).rejects.toThrow("queue down");
     await expect(third).rejects.toThrow("queue down");
 
     const fourth = sender.send([datum("d")], ignore);
-    expect(sends.map((send) => send.ids)).toEqual([["a"], ["b", "c"], ["d"]]);
-    sends[2]!.end();
-    await fourth;
+    expect(sends.map((send) => send.ids)).toEqual([...busyIds, ["b", "c"], ["d"]]);
+    for (const send of sends) send.end();
+    await Promise.all([fourth, ...busy]);
   });
 
-  it("sends a larger request on its own, even while a send is in flight", async () => {
+  it("sends a larger request on its own, even while the sends are all in flight", async () => {
     const { queue, sends } = controlledQueue();
     const sender = intakeSender(queue);
-    const first = sender.send([datum("a")], ignore);
+    const busy = fillSendSlots(sender, ignore);
     const large = Array.from({ length: 11 }, (_, index) => datum(`large${index}`));
     const alone = sender.send(large, ignore);
-    expect(sends.map((send) => send.ids)).toEqual([["a"], large.map((each) => each.id)]);
-    sends[1]!.end();
+    expect(sends.map((send) => send.ids)).toEqual([...busyIds, large.map((each) => each.id)]);
+    sends[maxSendsInFlight]!.end();
     await alone;
-    sends[0]!.end();
-    await first;
+    for (const send of sends) send.end();
+    await Promise.all(busy);
   });
 });

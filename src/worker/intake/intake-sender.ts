@@ -19,9 +19,15 @@ const maxSharedRequestData = 10;
 /** How often a request looks whether a send it waits on, made by another request, has ended. */
 const pollMs = 2;
 /**
+ * Sends of small requests the isolate keeps in flight before the next requests gather: a few at
+ * once keep a request's wait short (under a closed loop of clients, the wait is what bounds their
+ * rate), and gathering still bounds the sends when requests come faster than sends end.
+ */
+export const maxSendsInFlight = 4;
+/**
  * How long a request waits on another request's send. Past it, a request whose data went with that
  * send fails (the route then sends again: a duplicate at worst, which at-least-once allows), and
- * the next group goes out without waiting any longer for the send before it.
+ * the next group goes out without waiting any longer for a send to end.
  */
 const waitLimitMs = 10_000;
 
@@ -41,15 +47,15 @@ async function poll(ended: () => boolean): Promise<boolean> {
 
 /**
  * Group commit for the intake queue. A queue send costs more than the rest of a small intake
- * request, so while one send of this isolate is in flight, the data of the small requests that
- * arrive meanwhile gather, and the first of them sends them all once it has ended, packed into as
- * few messages as fit. An idle isolate, and a larger request, send at once. Each request answers
+ * request, so while `maxSendsInFlight` sends of this isolate are in flight, the data of the small
+ * requests that arrive meanwhile gather, and the first of them sends them all once one has ended,
+ * packed into as few messages as fit. Below that, and for a larger request, a request sends at once. Each request answers
  * only once the send carrying its data has succeeded; the request making a send keeps its context
  * alive with `waitUntil` until the send ends, so a client going away cannot cancel a send that
  * others wait on.
  */
 class IntakeSender {
-  private inFlight: Group | undefined;
+  private sendsInFlight = 0;
   private gathering: Group | undefined;
 
   constructor(private readonly queue: Queue) {}
@@ -68,13 +74,12 @@ class IntakeSender {
       return;
     }
     const group: Group = { data: [...data] };
-    const previous = this.inFlight;
-    if (previous) {
+    if (this.sendsInFlight >= maxSendsInFlight) {
       this.gathering = group;
-      await poll(() => previous.outcome !== undefined);
+      await poll(() => this.sendsInFlight < maxSendsInFlight);
       this.gathering = undefined;
     }
-    this.inFlight = group;
+    this.sendsInFlight += 1;
     const sending = sendMessages(this.queue, encodeIntakeMessages(group.data));
     waitUntil(sending.catch(() => undefined));
     try {
@@ -84,7 +89,7 @@ class IntakeSender {
       group.outcome = { ok: false, error };
       throw error;
     } finally {
-      if (this.inFlight === group) this.inFlight = undefined;
+      this.sendsInFlight -= 1;
     }
   }
 }
