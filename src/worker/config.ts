@@ -38,8 +38,9 @@ export const configSchema = z.object({
   /** How long one delivery attempt may take before it counts as failed. */
   DELIVERY_TIMEOUT_MS: integerSetting(1, 600_000, 10_000),
   /**
-   * How long a batch waits for its direct deliveries: what an observer has not taken by then moves
-   * to its backlog, so a slow observer never holds up the others.
+   * How long a batch starts its direct deliveries, and how long a request to an observer that has
+   * not answered promptly may then take: what an observer has not taken in time moves to its
+   * backlog, so a slow observer does not hold up the others for long.
    */
   DELIVERY_BUDGET_MS: integerSetting(1, 600_000, 2_000),
   /** Seconds between the attempts at undelivered data; the whole schedule is how long data are tried. */

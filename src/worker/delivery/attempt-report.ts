@@ -19,7 +19,7 @@ export function reportAttempt(result: DeliveryResult, at: number): AttemptReport
     ...(httpStatus === undefined ? {} : { httpStatus }),
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     latencyMs,
-    data: delivery.data.length,
+    data: delivery.rows.length,
     webhookId: delivery.webhookId,
     attempt: delivery.attempt,
     at,

@@ -4,21 +4,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { counting } from "../../../test/api/support/durable-object-requests";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import { readConfig } from "../config";
-import type { Datum } from "../intake/datum";
+import type { DatumRow } from "../intake/datum";
 import { BacklogStore } from "../metrics/backlog-store";
 import { metricStub } from "../metrics/metric-object";
 import type { ObserverRegistration } from "../metrics/observer-schema";
 import { deliverBatch } from "./fan-out";
 import { maxDataPerPayload } from "./vocabulary";
 
-function data(count: number, metric: string): Datum[] {
-  return Array.from({ length: count }, (_, index) => ({
-    id: `d${index}`,
-    metric,
-    timestamp: index,
-    value: index,
-    resourceId: "r",
-  }));
+function rows(count: number): DatumRow[] {
+  return Array.from({ length: count }, (_, index) => [`d${index}`, index, index, "r"]);
 }
 
 const noRelay = "no relay configured (RELAY_URL)";
@@ -59,9 +53,7 @@ describe("deliverBatch", () => {
     const metric = "sliced";
     const observerId = await observe(metric, tcp);
 
-    expect(
-      await deliverBatch(env, withoutRelay(), new Map([[metric, data(2 * maxDataPerPayload + 5, metric)]])),
-    ).toEqual([]);
+    expect(await deliverBatch(env, withoutRelay(), new Map([[metric, rows(2 * maxDataPerPayload + 5)]]))).toEqual([]);
 
     const attempts = (await metricStub(env, metric).observerAttempts(observerId, 50))!;
     expect(attempts.map((attempt) => attempt.data).toSorted((a, b) => a - b)).toEqual([
@@ -79,9 +71,22 @@ describe("deliverBatch", () => {
     });
   });
 
+  it("sends every observer its first payload before anyone's second", async () => {
+    const fetch = vi
+      .spyOn(globalThis, "fetch")
+      .mockImplementation(() => Promise.resolve(new Response(null, { status: 204 })));
+    const [first, second] = ["http://first.example/", "http://second.example/"];
+    await observe("ordered", { ...http, callbackUrl: first });
+    await observe("ordered", { ...http, callbackUrl: second });
+
+    expect(await deliverBatch(env, readConfig(env), new Map([["ordered", rows(maxDataPerPayload + 1)]]))).toEqual([]);
+
+    expect(fetch.mock.calls.map(([url]) => String(url))).toEqual([first, second, first, second]);
+  });
+
   it("delivers nothing and records nothing for a metric without observers, which it creates", async () => {
     const { value, requests } = await counting(() =>
-      deliverBatch(env, readConfig(env), new Map([["unobserved", data(3, "unobserved")]])),
+      deliverBatch(env, readConfig(env), new Map([["unobserved", rows(3)]])),
     );
     expect(value).toEqual([]);
     expect(requests).toBe(1);
@@ -95,7 +100,7 @@ describe("deliverBatch", () => {
     if (owed.outcome !== "created") throw new Error(owed.outcome);
 
     const { value, requests } = await counting(() =>
-      deliverBatch(env, withoutRelay(), new Map([["two-kinds", data(4, "two-kinds")]])),
+      deliverBatch(env, withoutRelay(), new Map([["two-kinds", rows(4)]])),
     );
 
     expect(value).toEqual([]);
@@ -110,7 +115,7 @@ describe("deliverBatch", () => {
     const logged = vi.spyOn(console, "log").mockImplementation(() => undefined);
     const observerId = await observe("logged", http);
 
-    await deliverBatch(env, withoutRelay(), new Map([["logged", data(2, "logged")]]));
+    await deliverBatch(env, withoutRelay(), new Map([["logged", rows(2)]]));
 
     const lines = logged.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
     expect(lines).toEqual([
@@ -134,7 +139,7 @@ describe("deliverBatch", () => {
     const observerId = await observe("paused", http);
     await metricStub(env, "paused").changeObserver(observerId, { state: "paused" });
 
-    expect(await deliverBatch(env, readConfig(env), new Map([["paused", data(2, "paused")]]))).toEqual([]);
+    expect(await deliverBatch(env, readConfig(env), new Map([["paused", rows(2)]]))).toEqual([]);
 
     expect(fetch).not.toHaveBeenCalled();
     expect(await statusOf("paused", observerId)).toMatchObject({ delivered: 0, failed: 0, backlog: 2 });
@@ -146,7 +151,7 @@ describe("deliverBatch", () => {
     const observerId = await observe(metric, http);
     await metricStub(env, metric).changeObserver(observerId, { state: "paused" });
 
-    await deliverBatch(env, readConfig(env), new Map([[metric, data(2 * maxDataPerPayload + 5, metric)]]));
+    await deliverBatch(env, readConfig(env), new Map([[metric, rows(2 * maxDataPerPayload + 5)]]));
 
     expect(await statusOf(metric, observerId)).toMatchObject({ backlog: 2 * maxDataPerPayload + 5 });
     const chunks = await runInDurableObject(env.METRIC.getByName(metric), (_, state) => {
@@ -163,10 +168,10 @@ describe("deliverBatch", () => {
 
   it("holds new data behind an observer's backlog, so that they arrive in order", async () => {
     const observerId = await observe("behind", tcp);
-    await deliverBatch(env, withoutRelay(), new Map([["behind", data(2, "behind")]]));
+    await deliverBatch(env, withoutRelay(), new Map([["behind", rows(2)]]));
     const fetch = vi.spyOn(globalThis, "fetch");
 
-    await deliverBatch(env, withoutRelay(), new Map([["behind", data(3, "behind")]]));
+    await deliverBatch(env, withoutRelay(), new Map([["behind", rows(3)]]));
 
     expect(fetch).not.toHaveBeenCalled();
     expect(await statusOf("behind", observerId)).toMatchObject({ failed: 1, backlog: 5 });
@@ -177,7 +182,7 @@ describe("deliverBatch", () => {
     await metricStub(env, "removed-since").removeObserver(observerId);
 
     const { value, requests } = await counting(() =>
-      deliverBatch(env, withoutRelay(), new Map([["removed-since", data(2, "removed-since")]])),
+      deliverBatch(env, withoutRelay(), new Map([["removed-since", rows(2)]])),
     );
     expect(value).toEqual([]);
     expect(requests).toBe(1);
@@ -189,8 +194,8 @@ describe("deliverBatch", () => {
     const observerId = await observe("reachable", tcp);
 
     const dataByMetric = new Map([
-      ["unreachable", data(2, "unreachable")],
-      ["reachable", data(1, "reachable")],
+      ["unreachable", rows(2)],
+      ["reachable", rows(1)],
     ]);
     expect(await deliverBatch(env, withoutRelay(), dataByMetric)).toEqual(["unreachable"]);
 
@@ -206,9 +211,7 @@ describe("deliverBatch", () => {
     });
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
 
-    expect(await deliverBatch(env, withoutRelay(), new Map([["unrecorded", data(2, "unrecorded")]]))).toEqual([
-      "unrecorded",
-    ]);
+    expect(await deliverBatch(env, withoutRelay(), new Map([["unrecorded", rows(2)]]))).toEqual(["unrecorded"]);
     expect(logged).toHaveBeenCalledWith('deliveries of "unrecorded" not recorded: storage full');
   });
 });

@@ -1,7 +1,5 @@
-import { packBatches } from "../../shared/bounded-batches";
 import type { Config } from "../config";
-import type { Datum } from "../intake/datum";
-import { toRow } from "../intake/queue-message";
+import type { DatumRow } from "../intake/datum";
 import { recentDataKept } from "../metrics/kept-entries";
 import { metricStub } from "../metrics/metric-object";
 import { feedRules } from "../rules/rule-feed";
@@ -22,31 +20,48 @@ import {
 interface MetricWork {
   metric: string;
   /** The data in payload-sized slices. */
-  slices: Datum[][];
+  slices: DatumRow[][];
   plans: ObserverPlan[];
   deliveries: Delivery[];
   ruleReaders: string[];
+}
+
+/** The rows in consecutive slices of at most one payload; rows that fit one payload are their own slice. */
+function payloadSlices(rows: DatumRow[]): DatumRow[][] {
+  if (rows.length <= maxDataPerPayload) return [rows];
+  const slices: DatumRow[][] = [];
+  for (let start = 0; start < rows.length; start += maxDataPerPayload) {
+    slices.push(rows.slice(start, start + maxDataPerPayload));
+  }
+  return slices;
 }
 
 /**
  * Asks the metric's object how the batch treats each of its observers: fresh, never from a cache,
  * so an observer registered before a datum was accepted always receives it; the call also
  * registers the metric, which repairs a registration the intake could not see. Then one delivery
- * per observer delivered to now and payload-sized slice of the data.
+ * per observer delivered to now and payload-sized slice of the data: the rows as the queue messages
+ * brought them, which the payloads, the recent data and the backlog all take as they are.
  */
-async function planMetric(env: Env, metric: string, data: Datum[]): Promise<MetricWork> {
-  const latest = data.slice(-recentDataKept).map(toRow);
+async function planMetric(env: Env, metric: string, rows: DatumRow[]): Promise<MetricWork> {
   const { observers: plans, ruleReaders } = await metricStub(env, metric).deliveryPlan(metric, {
-    latest,
-    count: data.length,
+    latest: rows.slice(-recentDataKept),
+    count: rows.length,
   });
   // One set of slices for all the metric's observers: a format then serializes each slice once.
-  const slices = packBatches(data, { maxItems: maxDataPerPayload }).map((slice) => slice.items);
-  const deliveries = plans
-    .filter((plan) => !plan.held)
-    .flatMap(({ target }) =>
-      slices.map((slice) => ({ metric, target, data: slice, webhookId: newWebhookId(), attempt: 1 })),
-    );
+  // Slice by slice, so that every observer's first payload goes out before anyone's second.
+  const slices = payloadSlices(rows);
+  const delivered = plans.filter((plan) => !plan.held);
+  const deliveries = slices.flatMap((slice) =>
+    delivered.map(({ target, prompt }) => ({
+      metric,
+      target,
+      rows: slice,
+      webhookId: newWebhookId(),
+      attempt: 1,
+      prompt,
+    })),
+  );
   return { metric, slices, plans, deliveries, ruleReaders };
 }
 
@@ -59,16 +74,16 @@ function reportOf(work: MetricWork, results: readonly DeliveryResult[], at: numb
   const owed: OwedData[] = [];
   const held = work.plans.filter((plan) => plan.held);
   // Held data are owed slice by slice too, so that no backlog chunk holds more than one payload.
-  for (const slice of held.length > 0 ? work.slices : []) {
-    owed.push({ rows: slice.map(toRow), observers: held.map(({ target }) => ({ id: target.id, attempts: 0 })) });
+  for (const rows of held.length > 0 ? work.slices : []) {
+    owed.push({ rows, observers: held.map(({ target }) => ({ id: target.id, attempts: 0 })) });
   }
   const unfinished = Map.groupBy(
     results.filter((result) => !result.ok && !result.gone),
-    (result) => result.delivery.data,
+    (result) => result.delivery.rows,
   );
-  for (const [slice, sliceResults] of unfinished) {
+  for (const [rows, sliceResults] of unfinished) {
     owed.push({
-      rows: slice.map(toRow),
+      rows,
       observers: sliceResults.map(({ delivery }) => ({
         id: delivery.target.id,
         webhookId: delivery.webhookId,
@@ -88,13 +103,13 @@ function reportOf(work: MetricWork, results: readonly DeliveryResult[], at: numb
 export async function deliverBatch(
   env: Env,
   config: Config,
-  dataByMetric: Map<string, Datum[]>,
+  rowsByMetric: Map<string, DatumRow[]>,
   messagesByMetric: ReadonlyMap<string, FedMessage[]> = new Map(),
 ): Promise<string[]> {
   const failed: string[] = [];
   const planned = await Promise.all(
-    [...dataByMetric].map(([metric, data]) =>
-      planMetric(env, metric, data).catch((error: unknown) => {
+    [...rowsByMetric].map(([metric, rows]) =>
+      planMetric(env, metric, rows).catch((error: unknown) => {
         console.error(`observers of ${JSON.stringify(metric)} not read: ${describe(error)}`);
         failed.push(metric);
         return undefined;

@@ -196,6 +196,25 @@ describe("intake consumer", () => {
     ]);
   });
 
+  it("lets an observer that answered promptly before take longer than DELIVERY_BUDGET_MS: delivered once, not deferred", async () => {
+    let answerMs = 0;
+    const fetch = vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
+      await new Promise((resolve) => setTimeout(resolve, answerMs));
+      return new Response(null, { status: 204 });
+    });
+    await declareMetric("intake.late");
+    const observer = await addObserver("intake.late", { callbackUrl: "http://late.example/" });
+    const budgetEnv = { ...env, DELIVERY_BUDGET_MS: "200" } as Env;
+    await consumeIntake([[datum("l1", "intake.late", 1)]], budgetEnv);
+
+    answerMs = 400;
+    const result = await consumeIntake([[datum("l2", "intake.late", 2)]], budgetEnv);
+
+    expect(result).toMatchObject(acknowledged("intake-0"));
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(await statusOf("intake.late", observer)).toMatchObject({ delivered: 2, failed: 0, backlog: 0 });
+  });
+
   describe("feeding the rules that read a metric", () => {
     const sumRule = (id: string, metric: string) =>
       ruleSchema.parse({

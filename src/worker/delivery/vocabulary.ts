@@ -4,7 +4,7 @@
  * to the metric's object (attempts, and data still owed, which go to the observer's backlog), and
  * what an observer's status and attempt log show.
  */
-import type { Datum, DatumRow } from "../intake/datum";
+import type { DatumRow } from "../intake/datum";
 import type { ObserverFormat, ObserverProtocol } from "../metrics/observer-kinds";
 
 /** An observer as the delivery side needs it: where, in which format, and how to sign. */
@@ -30,6 +30,8 @@ export interface DeliveryTarget {
 export interface ObserverPlan {
   target: DeliveryTarget;
   held: boolean;
+  /** Its latest attempt succeeded within the batch's budget (`DELIVERY_BUDGET_MS`): it answers promptly. */
+  prompt: boolean;
 }
 
 /** What a batch's data of one metric go to: its observers, and the enabled rules that read it. */
@@ -42,11 +44,14 @@ export interface MetricPlan {
 export interface Delivery {
   metric: string;
   target: DeliveryTarget;
-  data: Datum[];
+  /** The payload's data, as queue messages carry them; every observer of a payload gets the same array. */
+  rows: DatumRow[];
   /** Stable across retries, so a receiver can drop a duplicate (Standard Webhooks `webhook-id`). */
   webhookId: string;
   /** Which attempt at these data this is (1 = the first). */
   attempt: number;
+  /** A batch's delivery to an observer that answers promptly (see ObserverPlan): it may outlast the batch's budget. */
+  prompt?: boolean;
 }
 
 export interface DeliveryResult {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } fr
 import { request, sendJson } from "../../../test/api/support/http";
 import { addObserver, declareMetric, metricPath, observersPath } from "../../../test/api/support/metrics";
 import { utf8, verifiesSignature } from "../../../test/api/support/webhooks";
+import { readConfig } from "../config";
 import type { AttemptReport, BatchReport, DeliveryStatus } from "../delivery/vocabulary";
 import type { DatumRow } from "../intake/datum";
 import { AttemptLog } from "./attempt-log";
@@ -131,8 +132,8 @@ describe("deliveryPlan", () => {
     });
 
     expect((await metricObject("targets").deliveryPlan("targets")).observers).toEqual([
-      { target: { ...http, secrets: [secret], headers }, held: false },
-      { target: { ...tcp, secrets: [], headers: {} }, held: false },
+      { target: { ...http, secrets: [secret], headers }, held: false, prompt: false },
+      { target: { ...tcp, secrets: [], headers: {} }, held: false, prompt: false },
     ]);
   });
 
@@ -164,6 +165,35 @@ describe("deliveryPlan", () => {
       [paused, true],
       [behind, true],
       [free, false],
+    ]);
+  });
+
+  it("tells which observers answer promptly: their latest attempt succeeded within DELIVERY_BUDGET_MS", async () => {
+    const prompt = await httpObserver("prompt");
+    const slow = String((await addObserver("prompt", { callbackUrl: "http://slow.example/" })).id);
+    const failing = String((await addObserver("prompt", { callbackUrl: "http://failing.example/" })).id);
+    const recovered = String((await addObserver("prompt", { callbackUrl: "http://recovered.example/" })).id);
+    const fresh = String((await addObserver("prompt", { callbackUrl: "http://fresh.example/" })).id);
+    const stub = metricObject("prompt");
+    const budgetMs = readConfig(env).DELIVERY_BUDGET_MS;
+    await stub.recordBatch({
+      attempts: [
+        attempt(prompt, { latencyMs: budgetMs }),
+        attempt(slow, { latencyMs: budgetMs + 1 }),
+        attempt(failing, { ok: false, error: "HTTP 503 from the observer", latencyMs: 5 }),
+        attempt(recovered, { ok: false, deferred: true, error: "not answered within the batch's budget" }),
+        attempt(recovered, { latencyMs: 5 }),
+      ],
+      owed: [],
+    });
+
+    const plan = (await stub.deliveryPlan("prompt")).observers;
+    expect(plan.map(({ target, prompt }) => [target.id, prompt])).toEqual([
+      [prompt, true],
+      [slow, false],
+      [failing, false],
+      [recovered, true],
+      [fresh, false],
     ]);
   });
 });

@@ -5,7 +5,7 @@ import { reportAttempt } from "../delivery/attempt-report";
 import { executeDeliveries } from "../delivery/transports/dispatch";
 import type { AttemptRecord, BatchReport, Delivery, MetricPlan } from "../delivery/vocabulary";
 import type { DatumRow } from "../intake/datum";
-import { encodeIntakeMessages, rowsToData, sendMessages } from "../intake/queue-message";
+import { encodeIntakeMessages, sendMessages } from "../intake/queue-message";
 import { countingRequests } from "../ops/usage";
 import type { RestCall } from "../rules/evaluation/compile-rule";
 import { AttemptLog } from "./attempt-log";
@@ -215,15 +215,18 @@ export class MetricObject extends DurableObject<Env> {
 
   /**
    * The observers of the metric and how a batch treats each (delivered to now, or held: its data go
-   * to its backlog), and the enabled rules that read the metric. Creates the metric if it does not
-   * exist, and records the batch's data among the metric's recent data.
+   * to its backlog; and whether it answers promptly, which lets a request to it outlast the batch's
+   * budget), and the enabled rules that read the metric. Creates the metric if it does not exist,
+   * and records the batch's data among the metric's recent data.
    */
   async deliveryPlan(name: string, batch: BatchIntake = { latest: [], count: 0 }): Promise<MetricPlan> {
     await this.ensureMetric(name);
     this.recent.record(batch.latest, batch.count, Date.now());
-    const observers = this.observers
-      .targets(Date.now())
-      .map(({ target, ledger }) => ({ target, held: ledger.state !== "active" || ledger.backlog > 0 }));
+    const budgetMs = readConfig(this.env).DELIVERY_BUDGET_MS;
+    const observers = this.observers.targets(Date.now()).map(({ target, ledger }) => {
+      const held = ledger.state !== "active" || ledger.backlog > 0;
+      return { target, held, prompt: !held && this.answeredWithin(target.id, budgetMs) };
+    });
     return { observers, ruleReaders: this.ruleReaders() };
   }
 
@@ -294,7 +297,7 @@ export class MetricObject extends DurableObject<Env> {
       const delivery: Delivery = {
         metric,
         target: found.target,
-        data: rowsToData(metric, chunk.rows),
+        rows: chunk.rows,
         webhookId: chunk.webhookId,
         attempt: chunk.attempts + 1,
       };
@@ -334,6 +337,12 @@ export class MetricObject extends DurableObject<Env> {
     } catch (error) {
       console.error("observer disabled, but not announced:", error instanceof Error ? error.message : error);
     }
+  }
+
+  /** Whether the observer's latest attempt succeeded within `ms`. */
+  private answeredWithin(observerId: string, ms: number): boolean {
+    const [latest] = this.attempts.latest(observerId, 1);
+    return latest?.ok === true && latest.latencyMs <= ms;
   }
 
   private rotationEndsAt(): number {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Datum } from "../../intake/datum";
+import { toRow } from "../../intake/queue-message";
 import { parseMonitoringData } from "../../intake/rdf-json-reader";
 import { observerFormats } from "../../metrics/observer-kinds";
 import { serializerFor } from ".";
+import type { Serializer } from "./serializer";
 
 function datum(fields: Partial<Datum> = {}): Datum {
   return {
@@ -21,6 +23,19 @@ const special = [
   datum({ id: "-inf", value: Number.NEGATIVE_INFINITY }),
 ];
 
+/** The metric all of `data` are of: a delivery never mixes metrics. */
+function metricOf(data: readonly Datum[]): string {
+  const metrics = new Set(data.map((item) => item.metric));
+  if (metrics.size !== 1) throw new Error(`test data of ${metrics.size} metrics`);
+  return [...metrics][0]!;
+}
+
+/** What a serializer makes of data of one metric, handed over as the rows queue messages carry. */
+const payloadsOf = (serializer: Serializer, data: readonly Datum[]) =>
+  serializer.payloads(metricOf(data), data.map(toRow));
+const recordsOf = (serializer: Serializer, data: readonly Datum[]) =>
+  serializer.records(metricOf(data), data.map(toRow));
+
 describe("serializerFor", () => {
   it.each([
     ["RDF/JSON", "application/rdf+json", "one-per-datagram"],
@@ -33,8 +48,16 @@ describe("serializerFor", () => {
   });
 
   it.each(observerFormats)("makes no %s payload and no records of no data", (format) => {
-    expect(serializerFor(format).payloads([])).toEqual([]);
-    expect(serializerFor(format).records([])).toEqual([]);
+    expect(serializerFor(format).payloads("cpu", [])).toEqual([]);
+    expect(serializerFor(format).records("cpu", [])).toEqual([]);
+  });
+
+  it.each(observerFormats)("serializes a rows array once in %s, however many observers take it", (format) => {
+    const rows = [datum(), datum({ id: "d2", value: 2 })].map(toRow);
+    const serializer = serializerFor(format);
+    expect(serializer.payloads("cpu", rows)).toBe(serializer.payloads("cpu", rows));
+    expect(serializer.records("cpu", rows)).toBe(serializer.records("cpu", rows));
+    expect(serializer.payloads("cpu", [...rows])).not.toBe(serializer.payloads("cpu", rows));
   });
 });
 
@@ -50,7 +73,7 @@ describe("RDF/JSON", () => {
     `"${md}resourceId":[{"type":"literal","value":"${resourceId}","datatype":"${xsd}string"}]}`;
 
   it("writes the original's example datum exactly", () => {
-    expect(rdf.payloads([datum({ id: "a.unique.id.for.the.datum" })])).toEqual([
+    expect(payloadsOf(rdf, [datum({ id: "a.unique.id.for.the.datum" })])).toEqual([
       '{"a.unique.id.for.the.datum":{' +
         '"http://www.modaclouds.eu/rdfs/1.0/monitoringdata#metric":[{"type":"literal","value":"FrontendCPUUtilization"}],' +
         '"http://www.modaclouds.eu/rdfs/1.0/monitoringdata#timestamp":[{"type":"literal","value":"1409223851698","datatype":"http://www.w3.org/2001/XMLSchema#integer"}],' +
@@ -61,20 +84,21 @@ describe("RDF/JSON", () => {
 
   it("keeps the data's order, escapes JSON strings, and spells special doubles the xsd way", () => {
     const data = [
-      datum({ id: "2", metric: 'say "hi"', resourceId: "vm\\1", value: -3, timestamp: -1500 }),
+      datum({ id: "2", resourceId: "vm\\1", value: -3, timestamp: -1500 }),
       datum({ id: "1", value: 1e21, timestamp: 0 }),
       datum({ id: "__proto__", value: -0 }),
       ...special,
-    ];
-    expect(rdf.payloads(data)).toEqual([
+    ].map((item) => ({ ...item, metric: 'say "hi"' }));
+    const metric = 'say \\"hi\\"';
+    expect(payloadsOf(rdf, data)).toEqual([
       "{" +
         [
-          member("2", 'say \\"hi\\"', "-1500", "-3", "vm\\\\1"),
-          member("1", "FrontendCPUUtilization", "0", "1e+21", "frontend1"),
-          member("__proto__", "FrontendCPUUtilization", "1409223851698", "-0", "frontend1"),
-          member("nan", "FrontendCPUUtilization", "1409223851698", "NaN", "frontend1"),
-          member("inf", "FrontendCPUUtilization", "1409223851698", "INF", "frontend1"),
-          member("-inf", "FrontendCPUUtilization", "1409223851698", "-INF", "frontend1"),
+          member("2", metric, "-1500", "-3", "vm\\\\1"),
+          member("1", metric, "0", "1e+21", "frontend1"),
+          member("__proto__", metric, "1409223851698", "-0", "frontend1"),
+          member("nan", metric, "1409223851698", "NaN", "frontend1"),
+          member("inf", metric, "1409223851698", "INF", "frontend1"),
+          member("-inf", metric, "1409223851698", "-INF", "frontend1"),
         ].join(",") +
         "}",
     ]);
@@ -90,7 +114,7 @@ describe("RDF/JSON", () => {
     ];
     const subject = (id: string, value: string) =>
       member(id, "FrontendCPUUtilization", "1409223851698", value, "frontend1");
-    expect(rdf.payloads(data)).toEqual([
+    expect(payloadsOf(rdf, data)).toEqual([
       `{${subject("a", "1")},${subject("b", "2")}}`,
       `{${subject("a", "3")},${subject("b", "5")}}`,
       `{${subject("a", "4")}}`,
@@ -99,7 +123,7 @@ describe("RDF/JSON", () => {
 
   it("makes one single-datum document per record", () => {
     const data = [datum({ id: "a", value: 1 }), datum({ id: "a", value: 2 })];
-    expect(rdf.records(data)).toEqual([
+    expect(recordsOf(rdf, data)).toEqual([
       `{${member("a", "FrontendCPUUtilization", "1409223851698", "1", "frontend1")}}`,
       `{${member("a", "FrontendCPUUtilization", "1409223851698", "2", "frontend1")}}`,
     ]);
@@ -117,7 +141,7 @@ describe("RDF/JSON", () => {
       Number.NEGATIVE_INFINITY,
     ];
     const data = values.map((value, index) => datum({ id: `v${index}`, value }));
-    const [document] = rdf.payloads(data);
+    const [document] = payloadsOf(rdf, data);
     expect(parseMonitoringData(JSON.parse(document!), { maxData: 100, maxMetricNameLength: 256 })).toEqual({
       ok: true,
       data,
@@ -129,20 +153,23 @@ describe("TOWER/JSON", () => {
   const tower = serializerFor("TOWER/JSON");
 
   it("writes an array of resourceId, metric, value and timestamp, with null for non-finite values", () => {
-    const data = [datum(), datum({ resourceId: 'r"2', metric: "m\u00e9", value: -2.5e-7, timestamp: -1 }), ...special];
-    expect(tower.payloads(data)).toEqual([
+    const data = [datum(), datum({ resourceId: 'r"2', value: -2.5e-7, timestamp: -1 }), ...special].map((item) => ({
+      ...item,
+      metric: 'm\u00e9 "1"',
+    }));
+    expect(payloadsOf(tower, data)).toEqual([
       "[" +
-        '{"resourceId":"frontend1","metric":"FrontendCPUUtilization","value":0.11416644992590952,"timestamp":1409223851698},' +
-        '{"resourceId":"r\\"2","metric":"m\u00e9","value":-2.5e-7,"timestamp":-1},' +
-        '{"resourceId":"frontend1","metric":"FrontendCPUUtilization","value":null,"timestamp":1409223851698},' +
-        '{"resourceId":"frontend1","metric":"FrontendCPUUtilization","value":null,"timestamp":1409223851698},' +
-        '{"resourceId":"frontend1","metric":"FrontendCPUUtilization","value":null,"timestamp":1409223851698}' +
+        '{"resourceId":"frontend1","metric":"m\u00e9 \\"1\\"","value":0.11416644992590952,"timestamp":1409223851698},' +
+        '{"resourceId":"r\\"2","metric":"m\u00e9 \\"1\\"","value":-2.5e-7,"timestamp":-1},' +
+        '{"resourceId":"frontend1","metric":"m\u00e9 \\"1\\"","value":null,"timestamp":1409223851698},' +
+        '{"resourceId":"frontend1","metric":"m\u00e9 \\"1\\"","value":null,"timestamp":1409223851698},' +
+        '{"resourceId":"frontend1","metric":"m\u00e9 \\"1\\"","value":null,"timestamp":1409223851698}' +
         "]",
     ]);
   });
 
   it("keeps the sign of zero and writes big values in exponent form", () => {
-    const [payload] = tower.payloads([datum({ value: -0 }), datum({ value: 1e21 })]);
+    const [payload] = payloadsOf(tower, [datum({ value: -0 }), datum({ value: 1e21 })]);
     expect(payload).toBe(
       '[{"resourceId":"frontend1","metric":"FrontendCPUUtilization","value":-0,"timestamp":1409223851698},' +
         '{"resourceId":"frontend1","metric":"FrontendCPUUtilization","value":1e+21,"timestamp":1409223851698}]',
@@ -151,7 +178,7 @@ describe("TOWER/JSON", () => {
   });
 
   it("makes one-element arrays as records", () => {
-    expect(tower.records([datum({ value: 1 }), datum({ value: 2, resourceId: "b" })])).toEqual([
+    expect(recordsOf(tower, [datum({ value: 1 }), datum({ value: 2, resourceId: "b" })])).toEqual([
       '[{"resourceId":"frontend1","metric":"FrontendCPUUtilization","value":1,"timestamp":1409223851698}]',
       '[{"resourceId":"b","metric":"FrontendCPUUtilization","value":2,"timestamp":1409223851698}]',
     ]);
@@ -164,27 +191,27 @@ describe("GRAPHITE", () => {
   it("writes one line per datum with the value and whole seconds", () => {
     const data = [
       datum(),
-      datum({ resourceId: "vm-1", metric: "cpu_util.avg", value: -3, timestamp: 999 }),
+      datum({ resourceId: "vm-1", value: -3, timestamp: 999 }),
       datum({ value: 1e21, timestamp: -1500 }),
       datum({ value: 5e-7, timestamp: 1000 }),
       datum({ value: -0, timestamp: 0 }),
-    ];
-    expect(graphite.payloads(data)).toEqual([
-      "frontend1.FrontendCPUUtilization 0.11416644992590952 1409223851\n" +
+    ].map((item) => ({ ...item, metric: "cpu_util.avg" }));
+    expect(payloadsOf(graphite, data)).toEqual([
+      "frontend1.cpu_util.avg 0.11416644992590952 1409223851\n" +
         "vm-1.cpu_util.avg -3 0\n" +
-        "frontend1.FrontendCPUUtilization 1e+21 -2\n" +
-        "frontend1.FrontendCPUUtilization 5e-7 1\n" +
-        "frontend1.FrontendCPUUtilization -0 0\n",
+        "frontend1.cpu_util.avg 1e+21 -2\n" +
+        "frontend1.cpu_util.avg 5e-7 1\n" +
+        "frontend1.cpu_util.avg -0 0\n",
     ]);
   });
 
   it("replaces every character outside [A-Za-z0-9_.-] in the path by one underscore", () => {
     const data = [datum({ resourceId: "vm 1/\u00e4\\x", metric: "CPU:util\u{1F600}=%" })];
-    expect(graphite.payloads(data)).toEqual(["vm_1___x.CPU_util___ 0.11416644992590952 1409223851\n"]);
+    expect(payloadsOf(graphite, data)).toEqual(["vm_1___x.CPU_util___ 0.11416644992590952 1409223851\n"]);
   });
 
   it("spells non-finite values as Python's float reads them", () => {
-    expect(graphite.records(special)).toEqual([
+    expect(recordsOf(graphite, special)).toEqual([
       "frontend1.FrontendCPUUtilization nan 1409223851\n",
       "frontend1.FrontendCPUUtilization inf 1409223851\n",
       "frontend1.FrontendCPUUtilization -inf 1409223851\n",
@@ -192,7 +219,7 @@ describe("GRAPHITE", () => {
   });
 
   it("floors the largest safe millisecond time exactly", () => {
-    expect(graphite.records([datum({ value: 1, timestamp: Number.MAX_SAFE_INTEGER })])).toEqual([
+    expect(recordsOf(graphite, [datum({ value: 1, timestamp: Number.MAX_SAFE_INTEGER })])).toEqual([
       "frontend1.FrontendCPUUtilization 1 9007199254740\n",
     ]);
   });
@@ -203,13 +230,13 @@ describe("INFLUXDB", () => {
 
   it("writes line protocol with the time in exact nanoseconds", () => {
     const data = [
-      datum(),
+      datum({ metric: "cpu" }),
       datum({ metric: "cpu", resourceId: "vm1", value: -3, timestamp: 0 }),
       datum({ metric: "cpu", resourceId: "vm1", value: 1e21, timestamp: -1 }),
       datum({ metric: "cpu", resourceId: "vm1", value: -0, timestamp: 9007199254740 }),
     ];
-    expect(influx.payloads(data)).toEqual([
-      "FrontendCPUUtilization,resourceId=frontend1 value=0.11416644992590952 1409223851698000000\n" +
+    expect(payloadsOf(influx, data)).toEqual([
+      "cpu,resourceId=frontend1 value=0.11416644992590952 1409223851698000000\n" +
         "cpu,resourceId=vm1 value=-3 0\n" +
         "cpu,resourceId=vm1 value=1e+21 -1000000\n" +
         "cpu,resourceId=vm1 value=-0 9007199254740000000\n",
@@ -217,19 +244,17 @@ describe("INFLUXDB", () => {
   });
 
   it("escapes commas and spaces in the measurement, and commas, equals signs and spaces in the tag", () => {
-    const data = [
-      datum({ metric: "cpu load,avg=x", resourceId: "vm 1,a=b", value: 1, timestamp: 1 }),
-      // Backslashes stay as they are: a reader keeps one that precedes no escaped character.
-      datum({ metric: "C:\\temp", resourceId: "a\\,b\\c", value: 2, timestamp: 2 }),
-    ];
-    expect(influx.records(data)).toEqual([
-      "cpu\\ load\\,avg=x,resourceId=vm\\ 1\\,a\\=b value=1 1000000\n",
+    expect(
+      recordsOf(influx, [datum({ metric: "cpu load,avg=x", resourceId: "vm 1,a=b", value: 1, timestamp: 1 })]),
+    ).toEqual(["cpu\\ load\\,avg=x,resourceId=vm\\ 1\\,a\\=b value=1 1000000\n"]);
+    // Backslashes stay as they are: a reader keeps one that precedes no escaped character.
+    expect(recordsOf(influx, [datum({ metric: "C:\\temp", resourceId: "a\\,b\\c", value: 2, timestamp: 2 })])).toEqual([
       "C:\\temp,resourceId=a\\\\,b\\c value=2 2000000\n",
     ]);
   });
 
   it("omits the resourceId tag when it is empty, as the protocol has no empty tag values", () => {
-    expect(influx.records([datum({ metric: "cpu", resourceId: "", value: 1, timestamp: 5 })])).toEqual([
+    expect(recordsOf(influx, [datum({ metric: "cpu", resourceId: "", value: 1, timestamp: 5 })])).toEqual([
       "cpu value=1 5000000\n",
     ]);
   });
@@ -242,16 +267,16 @@ describe("INFLUXDB", () => {
       datum({ resourceId: "vm\n1" }),
       datum({ resourceId: "vm\t1" }),
       datum({ resourceId: "vm1\\" }),
-      datum({ metric: "cpu\u007f" }),
-      datum({ metric: "cpu\\" }),
-      datum({ metric: "#cpu" }),
       datum({ timestamp: 9223372036855 }),
       datum({ timestamp: -9223372036855 }),
-    ];
-    expect(influx.payloads([...leftOut, kept, earliest])).toEqual([
+    ].map((item) => ({ ...item, metric: "cpu" }));
+    expect(payloadsOf(influx, [...leftOut, kept, earliest])).toEqual([
       "cpu,resourceId=vm1 value=1 9223372036854000000\ncpu,resourceId=vm1 value=2 -9223372036854000000\n",
     ]);
-    expect(influx.payloads(leftOut)).toEqual([]);
-    expect(influx.records(leftOut)).toEqual([]);
+    expect(payloadsOf(influx, leftOut)).toEqual([]);
+    expect(recordsOf(influx, leftOut)).toEqual([]);
+    for (const metric of ["cpu\u007f", "cpu\\", "#cpu", ""]) {
+      expect(payloadsOf(influx, [{ ...kept, metric }])).toEqual([]);
+    }
   });
 });

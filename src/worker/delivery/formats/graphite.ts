@@ -1,5 +1,4 @@
-import type { Datum } from "../../intake/datum";
-import { lineSerializer } from "./line-serializer";
+import { type LineWriter, lineSerializer } from "./line-serializer";
 import { formatDouble } from "./number-format";
 
 /** Carbon parses values with Python's `float`, which reads these spellings. */
@@ -13,10 +12,14 @@ const outsideGraphitePath = /[^A-Za-z0-9_.-]/gu;
  * floor of the milliseconds: carbon would take a fraction, but whole seconds are what every
  * Graphite tool writes, and flooring keeps a datum in the second it happened (also before 1970).
  */
-function graphiteLine(datum: Datum): string {
-  const path = `${datum.resourceId}.${datum.metric}`.replace(outsideGraphitePath, "_");
-  const seconds = Math.floor(datum.timestamp / 1000);
-  return `${path} ${formatDouble(datum.value, graphiteNonFinite)} ${seconds}\n`;
+function graphiteLineWriter(metric: string): LineWriter {
+  // The dot between them is kept as it is, so each part can be cleaned on its own.
+  const metricPath = metric.replace(outsideGraphitePath, "_");
+  return ([, timestamp, value, resourceId]) => {
+    const seconds = Math.floor(timestamp / 1000);
+    const path = resourceId.replace(outsideGraphitePath, "_");
+    return `${path}.${metricPath} ${formatDouble(value, graphiteNonFinite)} ${seconds}\n`;
+  };
 }
 
-export const graphiteSerializer = lineSerializer("GRAPHITE", graphiteLine);
+export const graphiteSerializer = lineSerializer("GRAPHITE", graphiteLineWriter);

@@ -1,5 +1,4 @@
-import type { Datum } from "../../intake/datum";
-import { lineSerializer } from "./line-serializer";
+import { type LineWriter, lineSerializer } from "./line-serializer";
 import { formatFiniteDouble } from "./number-format";
 
 /*
@@ -28,22 +27,25 @@ const escapeTag = (text: string) => text.replace(/[,= ]/g, "\\$&");
 const minNanoseconds = -(2n ** 63n);
 const maxNanoseconds = 2n ** 63n - 1n;
 
-function influxLine(datum: Datum): string | undefined {
-  const { metric, resourceId, value } = datum;
-  // BigInt: milliseconds times a million passes 2^53, where doubles lose digits.
-  const nanoseconds = BigInt(datum.timestamp) * 1_000_000n;
-  const carried =
-    Number.isFinite(value) &&
-    metric !== "" &&
-    !metric.startsWith("#") &&
-    isEncodable(metric) &&
-    isEncodable(resourceId) &&
-    nanoseconds >= minNanoseconds &&
-    nanoseconds <= maxNanoseconds;
-  if (!carried) return undefined;
-  // The protocol has no empty tag values; the tag is omitted instead.
-  const tags = resourceId === "" ? "" : `,resourceId=${escapeTag(resourceId)}`;
-  return `${escapeMeasurement(metric)}${tags} value=${formatFiniteDouble(value)} ${nanoseconds}\n`;
+const noLine = () => undefined;
+
+function influxLineWriter(metric: string): LineWriter {
+  if (metric === "" || metric.startsWith("#") || !isEncodable(metric)) return noLine;
+  const measurement = escapeMeasurement(metric);
+  return ([, timestamp, value, resourceId]) => {
+    // BigInt: milliseconds times a million passes 2^53, where doubles lose digits.
+    const nanoseconds = BigInt(timestamp) * 1_000_000n;
+    const carried =
+      typeof value === "number" &&
+      Number.isFinite(value) &&
+      isEncodable(resourceId) &&
+      nanoseconds >= minNanoseconds &&
+      nanoseconds <= maxNanoseconds;
+    if (!carried) return undefined;
+    // The protocol has no empty tag values; the tag is omitted instead.
+    const tags = resourceId === "" ? "" : `,resourceId=${escapeTag(resourceId)}`;
+    return `${measurement}${tags} value=${formatFiniteDouble(value)} ${nanoseconds}\n`;
+  };
 }
 
-export const influxDbSerializer = lineSerializer("INFLUXDB", influxLine);
+export const influxDbSerializer = lineSerializer("INFLUXDB", influxLineWriter);

@@ -1,3 +1,5 @@
+import type { DatumRow } from "../../intake/datum";
+
 /** How a format spells the doubles that have no decimal form. */
 export interface NonFiniteSpelling {
   readonly nan: string;
@@ -14,9 +16,9 @@ export function formatFiniteDouble(value: number): string {
   return Object.is(value, -0) ? "-0" : String(value);
 }
 
-export function formatDouble(value: number, nonFinite: NonFiniteSpelling): string {
-  if (Number.isNaN(value)) return nonFinite.nan;
-  if (value === Number.POSITIVE_INFINITY) return nonFinite.infinity;
-  if (value === Number.NEGATIVE_INFINITY) return nonFinite.negativeInfinity;
-  return formatFiniteDouble(value);
+/** A row's value, which carries a non-finite double as its xsd:double lexical form, in a format's spelling. */
+export function formatDouble(value: DatumRow[2], nonFinite: NonFiniteSpelling): string {
+  if (typeof value === "number" && Number.isFinite(value)) return formatFiniteDouble(value);
+  if (value === "NaN" || Number.isNaN(value)) return nonFinite.nan;
+  return value === "INF" || value === Number.POSITIVE_INFINITY ? nonFinite.infinity : nonFinite.negativeInfinity;
 }

@@ -1,4 +1,4 @@
-import type { Datum } from "../../intake/datum";
+import type { DatumRow } from "../../intake/datum";
 import { monitoringDataNamespace, xsdDouble, xsdInteger, xsdString } from "../../intake/rdf-vocabulary";
 import { formatDouble } from "./number-format";
 import type { Serializer } from "./serializer";
@@ -12,30 +12,31 @@ const valuePredicate = `${monitoringDataNamespace}value`;
 const resourceIdPredicate = `${monitoringDataNamespace}resourceId`;
 
 /** `"<id>":{…}`, one subject of an RDF/JSON object, with the datatypes the intake requires. */
-function subjectMember(datum: Datum): string {
+function subjectMember(metric: string, row: DatumRow): string {
+  const [id, timestamp, value, resourceId] = row;
   const properties = {
-    [metricPredicate]: [{ type: "literal", value: datum.metric }],
-    [timestampPredicate]: [{ type: "literal", value: String(datum.timestamp), datatype: xsdInteger }],
-    [valuePredicate]: [{ type: "literal", value: formatDouble(datum.value, xsdNonFinite), datatype: xsdDouble }],
-    [resourceIdPredicate]: [{ type: "literal", value: datum.resourceId, datatype: xsdString }],
+    [metricPredicate]: [{ type: "literal", value: metric }],
+    [timestampPredicate]: [{ type: "literal", value: String(timestamp), datatype: xsdInteger }],
+    [valuePredicate]: [{ type: "literal", value: formatDouble(value, xsdNonFinite), datatype: xsdDouble }],
+    [resourceIdPredicate]: [{ type: "literal", value: resourceId, datatype: xsdString }],
   };
   // Written member by member: an object keyed by id would reorder ids that look like array
   // indices, and an id of `__proto__` would not become a key at all.
-  return `${JSON.stringify(datum.id)}:${JSON.stringify(properties)}`;
+  return `${JSON.stringify(id)}:${JSON.stringify(properties)}`;
 }
 
 /**
  * One subject per datum. Data sharing an id (a sender may reuse one across requests) cannot be
  * subjects of one document, so the n-th datum with an id goes into the n-th document.
  */
-function payloads(data: readonly Datum[]): string[] {
+function payloads(metric: string, rows: readonly DatumRow[]): string[] {
   const documents: string[][] = [];
   const seen = new Map<string, number>();
-  for (const datum of data) {
-    const occurrence = seen.get(datum.id) ?? 0;
-    seen.set(datum.id, occurrence + 1);
+  for (const row of rows) {
+    const occurrence = seen.get(row[0]) ?? 0;
+    seen.set(row[0], occurrence + 1);
     documents[occurrence] ??= [];
-    documents[occurrence].push(subjectMember(datum));
+    documents[occurrence].push(subjectMember(metric, row));
   }
   return documents.map((members) => `{${members.join(",")}}`);
 }
@@ -45,5 +46,5 @@ export const rdfJsonSerializer: Serializer = {
   contentType: "application/rdf+json",
   packing: "one-per-datagram",
   payloads,
-  records: (data) => data.map((datum) => `{${subjectMember(datum)}}`),
+  records: (metric, rows) => rows.map((row) => `{${subjectMember(metric, row)}}`),
 };

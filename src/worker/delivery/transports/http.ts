@@ -5,7 +5,7 @@ import { retryAfterSeconds } from "../retry-schedule";
 import type { Delivery, DeliveryResult } from "../vocabulary";
 import { signWebhook } from "./webhook-signature";
 
-/** Why a request ended without an answer: the batch's budget ran out first, or the observer never answered. */
+/** Why a request ended without an answer: the delivery's budget ran out first, or the observer never answered. */
 function describeFailure(error: unknown, timeoutMs: number, budget: AbortSignal | undefined): Partial<DeliveryResult> {
   if (budget?.aborted)
     return { deferred: true, error: "not answered within the batch's budget; continued from the backlog" };
@@ -66,28 +66,31 @@ async function send(
  * The requests of a delivery: the format's payload(s), or for a rule's REST call one request per
  * datum, without a body for GET and DELETE.
  */
-function requestBodies(delivery: Delivery, payloads: (data: Delivery["data"]) => string[]): (string | undefined)[] {
-  const { method } = delivery.target;
-  if (method === undefined) return payloads(delivery.data);
-  if (method === "GET" || method === "DELETE") return delivery.data.map(() => undefined);
-  return delivery.data.flatMap((datum) => payloads([datum]));
+function requestBodies(delivery: Delivery): (string | undefined)[] {
+  const { metric, rows, target } = delivery;
+  const serializer = serializerFor(target.format);
+  if (target.method === undefined) return serializer.payloads(metric, rows);
+  if (target.method === "GET" || target.method === "DELETE") return rows.map(() => undefined);
+  return rows.flatMap((row) => serializer.payloads(metric, [row]));
 }
 
 /**
  * Sends the delivery's payload(s) to the observer's callbackUrl; it succeeds only if every request
- * got a 2xx. `budget`, when given, ends a request that is still under way when the batch must move on.
+ * got a 2xx. With `budgetMs`, the delivery is cut (deferred) when it is not done that long after
+ * it started.
  */
 export async function deliverOverHttp(
   delivery: Delivery,
   timeoutMs: number,
-  budget?: AbortSignal,
+  budgetMs?: number,
 ): Promise<DeliveryResult> {
   const started = Date.now();
-  const serializer = serializerFor(delivery.target.format);
+  const budget = budgetMs === undefined ? undefined : AbortSignal.timeout(budgetMs);
+  const { contentType } = serializerFor(delivery.target.format);
   let last: Omit<DeliveryResult, "delivery" | "latencyMs"> = { ok: true };
-  for (const body of requestBodies(delivery, (data) => serializer.payloads(data))) {
+  for (const body of requestBodies(delivery)) {
     if (body?.length === 0) continue;
-    last = await send(delivery, body, serializer.contentType, timeoutMs, budget);
+    last = await send(delivery, body, contentType, timeoutMs, budget);
     if (!last.ok) break;
   }
   return { delivery, ...last, latencyMs: Date.now() - started };

@@ -21,14 +21,14 @@ function streamBytes(payloads: string[]): string {
 }
 
 function toRelayDelivery(delivery: Delivery, id: string): RelayDelivery | undefined {
-  const { target } = delivery;
+  const { metric, target, rows } = delivery;
   const serializer = serializerFor(target.format);
   const destination = { id, host: target.observerHost!, port: target.observerPort! };
   if (target.protocol === "TCP") {
-    const payload = streamBytes(serializer.payloads(delivery.data).filter((text) => text.length > 0));
+    const payload = streamBytes(serializer.payloads(metric, rows).filter((text) => text.length > 0));
     return payload.length > 0 ? { ...destination, protocol: "TCP", payload } : undefined;
   }
-  const records = serializer.records(delivery.data);
+  const records = serializer.records(metric, rows);
   return records.length > 0 ? { ...destination, protocol: "UDP", records, packing: serializer.packing } : undefined;
 }
 

@@ -1,0 +1,107 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { readConfig } from "../../config";
+import type { Delivery } from "../vocabulary";
+import { executeDeliveries } from "./dispatch";
+
+const config = () => readConfig(env);
+
+/** One HTTP delivery of one datum to observer `id`, at http://<id>.example/. */
+function delivery(id: string): Delivery {
+  return {
+    metric: "dispatched",
+    target: {
+      id,
+      format: "TOWER/JSON",
+      protocol: "HTTP",
+      callbackUrl: `http://${id}.example/`,
+      secrets: [],
+      headers: {},
+    },
+    rows: [["d1", 1_000, 1, "vm1"]],
+    webhookId: `msg_${id}`,
+    attempt: 1,
+  };
+}
+
+/** Observers that answer 204 after `answerMs`; each request's URL, in the order they were made. */
+function observersAnsweringAfter(answerMs: number): string[] {
+  const requested: string[] = [];
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (url) => {
+    requested.push(String(url));
+    await new Promise((resolve) => setTimeout(resolve, answerMs));
+    return new Response(null, { status: 204 });
+  });
+  return requested;
+}
+
+const observerIds = (count: number) => Array.from({ length: count }, (_, index) => `o${index}`);
+
+describe("executeDeliveries within a budget", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("lets a delivery under way when the batch's budget ends finish: it is delivered, not sent again", async () => {
+    // Six connections: the seventh delivery starts when the first six end, and ends after the budget.
+    const requested = observersAnsweringAfter(200);
+
+    const results = await executeDeliveries(observerIds(7).map(delivery), config(), 300);
+
+    expect(requested).toHaveLength(7);
+    expect(results.map(({ ok, deferred }) => ({ ok, deferred }))).toEqual(
+      Array.from({ length: 7 }, () => ({ ok: true, deferred: undefined })),
+    );
+  });
+
+  it("starts no delivery once the batch's budget is spent, and makes no request for it", async () => {
+    const requested = observersAnsweringAfter(200);
+
+    const results = await executeDeliveries(observerIds(13).map(delivery), config(), 300);
+
+    // Two rounds of six start within the budget (at 0 and 200 ms); the thirteenth would start at 400 ms.
+    expect(requested).toHaveLength(12);
+    expect(requested).not.toContain("http://o12.example/");
+    expect(results.filter((result) => result.ok)).toHaveLength(12);
+    expect(results.find((result) => result.delivery.target.id === "o12")).toMatchObject({
+      ok: false,
+      deferred: true,
+      error: "not started within the batch's budget; continued from the backlog",
+    });
+  });
+
+  it("cuts a request to any other observer that has not been answered a whole budget after it was sent", async () => {
+    let signal: AbortSignal | undefined;
+    vi.spyOn(globalThis, "fetch").mockImplementation((_, init) => {
+      signal = init?.signal ?? undefined;
+      return new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal?.reason)));
+    });
+
+    const [result] = await executeDeliveries([delivery("hung")], config(), 100);
+
+    expect(signal?.aborted).toBe(true);
+    expect(result).toMatchObject({
+      ok: false,
+      deferred: true,
+      error: "not answered within the batch's budget; continued from the backlog",
+    });
+  });
+
+  it("lets a request to an observer that answers promptly run past the budget, within DELIVERY_TIMEOUT_MS", async () => {
+    observersAnsweringAfter(300);
+
+    const [result] = await executeDeliveries([{ ...delivery("prompt"), prompt: true }], config(), 100);
+
+    expect(result).toMatchObject({ ok: true, httpStatus: 204 });
+  });
+
+  it("gives a delivery without a budget the whole DELIVERY_TIMEOUT_MS, as a failure when it runs out", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(
+      (_, init) =>
+        new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal?.reason))),
+    );
+
+    const [result] = await executeDeliveries([delivery("hung")], { ...config(), DELIVERY_TIMEOUT_MS: 100 });
+
+    expect(result).toMatchObject({ ok: false, error: "no answer within 100 ms" });
+    expect(result?.deferred).toBeUndefined();
+  });
+});
