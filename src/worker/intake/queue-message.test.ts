@@ -94,6 +94,14 @@ describe("encodeIntakeMessages", () => {
     expect(decodeAll([message!])).toEqual(data);
   });
 
+  it("keeps the sign of negative zero, which JSON.stringify drops", () => {
+    const [message] = encodeIntakeMessages([datum("z", "zero", -0), datum("p", "zero", 0)]);
+    expect(message!.text).toBe('{"kind":"intake","metrics":[["zero",[["z",1000,-0,"vm1"],["p",1000,0,"vm1"]]]]}');
+    const [negative, positive] = decodeAll([message!]);
+    expect(Object.is(negative!.value, -0)).toBe(true);
+    expect(Object.is(positive!.value, 0)).toBe(true);
+  });
+
   it("produces no message for no data", () => {
     expect(encodeIntakeMessages([])).toEqual([]);
   });

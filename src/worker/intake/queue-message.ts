@@ -2,6 +2,7 @@ import { packBatches } from "../../shared/bounded-batches";
 import { getOrCreate } from "../../shared/get-or-create";
 import { usage } from "../ops/usage";
 import type { Datum, DatumRow } from "./datum";
+import { jsonRow } from "./row-json";
 
 /*
  * Queue messages carry data as compact rows grouped by metric. Most sends fit one message, which is
@@ -15,6 +16,9 @@ export interface IntakeMessage {
   kind: "intake";
   metrics: [string, DatumRow[]][];
 }
+
+/** A row on its way into a message's JSON text. */
+type MessageRow = ReturnType<typeof jsonRow>;
 
 /** A message body as JSON text, with an upper bound of its size in bytes. */
 export interface EncodedMessage {
@@ -69,7 +73,7 @@ const intakeEnvelopeBytes = intakePrefix.length + "]}".length;
  * that fit a message, then the groups into as few messages as they fit. Intake validation bounds
  * every string of a datum, so one row always fits in a message.
  */
-function packIntakeMessages(rowsByMetric: ReadonlyMap<string, DatumRow[]>): EncodedMessage[] {
+function packIntakeMessages(rowsByMetric: ReadonlyMap<string, MessageRow[]>): EncodedMessage[] {
   const groups: { text: string; bytes: number }[] = [];
   for (const [metric, rows] of rowsByMetric) {
     const metricJson = JSON.stringify(metric);
@@ -90,9 +94,9 @@ function packIntakeMessages(rowsByMetric: ReadonlyMap<string, DatumRow[]>): Enco
 /** Accepted data as intake messages: one when they fit, which is serialized whole; else packed row by row. */
 export function encodeIntakeMessages(data: readonly Datum[]): EncodedMessage[] {
   if (data.length === 0) return [];
-  const rowsByMetric = new Map<string, DatumRow[]>();
-  for (const datum of data) getOrCreate(rowsByMetric, datum.metric, () => []).push(toRow(datum));
-  const message: IntakeMessage = { kind: "intake", metrics: [...rowsByMetric] };
+  const rowsByMetric = new Map<string, MessageRow[]>();
+  for (const datum of data) getOrCreate(rowsByMetric, datum.metric, () => []).push(jsonRow(toRow(datum)));
+  const message = { kind: "intake", metrics: [...rowsByMetric] };
   const text = JSON.stringify(message);
   const bytes = utf8Length(text);
   return bytes <= maxMessageBytes ? [{ text, bytes }] : packIntakeMessages(rowsByMetric);

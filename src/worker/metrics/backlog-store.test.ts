@@ -44,6 +44,12 @@ describe("BacklogStore", () => {
       expect(backlog.head("o2")).toMatchObject({ webhookId: "msg_x", data: 1 });
     }));
 
+  it("gives back negative zero with its sign", () =>
+    withBacklog("backlog-negative-zero", (backlog) => {
+      backlog.append("o1", { webhookId: "msg_z", rows: [["z", 1_000, -0, "vm1"]], acceptedAt: t0, attempts: 1 });
+      expect(Object.is(backlog.head("o1")!.rows[0]![2], -0)).toBe(true);
+    }));
+
   it("joins data never sent to the observer's last chunk when it was never sent either, under its webhook id", () =>
     withBacklog("backlog-join", (backlog) => {
       backlog.append("o1", { webhookId: "msg_a", rows: rows("a", 2), acceptedAt: t0, attempts: 0 });

@@ -1,5 +1,6 @@
 import { maxDataPerPayload } from "../delivery/vocabulary";
 import type { DatumRow } from "../intake/datum";
+import { rowsJson } from "../intake/row-json";
 
 /** A stored part of an observer's backlog: the data of one payload, delivered (or not) as a whole. */
 export interface BacklogChunk {
@@ -66,7 +67,7 @@ export class BacklogStore {
     observerId: string,
     chunk: { webhookId: string; rows: readonly DatumRow[]; acceptedAt: number; attempts: number; failedAt?: number },
   ): void {
-    const rows = JSON.stringify(chunk.rows);
+    const rows = rowsJson(chunk.rows);
     if (chunk.attempts === 0 && chunk.failedAt === undefined) {
       const joined = this.sql.exec(
         `UPDATE backlog SET rows = substr(rows, 1, length(rows) - 1) || ',' || substr(?, 2), data = data + ?
@@ -201,12 +202,7 @@ export class BacklogStore {
         this.sql.exec("DELETE FROM backlog WHERE seq = ?", oldest.seq);
       } else {
         const rest = (JSON.parse(oldest.rows) as DatumRow[]).slice(cut);
-        this.sql.exec(
-          "UPDATE backlog SET rows = ?, data = ? WHERE seq = ?",
-          JSON.stringify(rest),
-          rest.length,
-          oldest.seq,
-        );
+        this.sql.exec("UPDATE backlog SET rows = ?, data = ? WHERE seq = ?", rowsJson(rest), rest.length, oldest.seq);
       }
       dropped[oldest.dead_at === null ? "pending" : "dead"] += cut;
       left -= cut;

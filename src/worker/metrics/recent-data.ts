@@ -1,4 +1,5 @@
 import type { DatumRow } from "../intake/datum";
+import { rowsJson } from "../intake/row-json";
 import { recentDataKept } from "./kept-entries";
 
 /** How many minutes of acceptance counts a metric keeps, for the data rate of the last minutes. */
@@ -32,7 +33,7 @@ export class RecentData {
     const rows = [...kept, ...latest].slice(-recentDataKept);
     this.sql.exec(
       "INSERT INTO recent_data (singleton, rows) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET rows = excluded.rows",
-      JSON.stringify(rows),
+      rowsJson(rows),
     );
     const minute = Math.floor(now / minuteMs);
     this.sql.exec(

@@ -1,11 +1,6 @@
+import { jsonDouble } from "../../../shared/json-double";
 import type { DatumRow } from "../../intake/datum";
 import type { Serializer } from "./serializer";
-
-/** JSON.rawJSON (ES2025): V8 has it; TypeScript's es2024 library does not declare it yet. */
-const rawJson = (JSON as JSON & { rawJSON(text: string): unknown }).rawJSON.bind(JSON);
-
-/** JSON.stringify writes negative zero as `0`; the formats promise `-0`. */
-const negativeZero = rawJson("-0");
 
 /**
  * `{"resourceId","metric","value","timestamp"}`, the original system's TOWER/JSON element. JSON
@@ -18,7 +13,7 @@ function towerElement(metric: string, row: DatumRow) {
   return {
     resourceId: row[3],
     metric,
-    value: typeof value !== "number" ? null : Object.is(value, -0) ? negativeZero : value,
+    value: typeof value !== "number" ? null : jsonDouble(value),
     timestamp: row[1],
   };
 }
