@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
 import { checkFuzzedWrites, fuzzBodies, fuzzTimeoutMs, type Json, runMarker, sendFuzzBody } from "./support/fuzz";
-import { declareMetric, listObservers, observersPath } from "./support/metrics";
+import { declareMetric, listObservers } from "./support/metrics";
 
 const metric = "fuzzed";
 
