@@ -14,6 +14,24 @@ function workerProject(name: string, include: string[], bindings: Record<string,
   };
 }
 
+/**
+ * The end-to-end tests, with `env` on top of this process's: TOWER_E2E_SERVER chooses the server
+ * that runs the Worker (test/e2e/support/local-server.ts). Every run takes ports and a state
+ * directory of its own, so the projects can run side by side.
+ */
+function e2eProject(name: string, env: Record<string, string>) {
+  return {
+    test: {
+      name,
+      include: ["test/e2e/**/*.test.ts"],
+      environment: "node",
+      env,
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+    },
+  };
+}
+
 /** The Worker logs a line per delivery attempt (for Workers Logs); in test output they are noise. */
 function withoutAttemptLines(log: string): false | undefined {
   return log.startsWith('{"event":"delivery.attempt"') ? false : undefined;
@@ -59,16 +77,10 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
-      {
-        // End to end: the local service as `npm start` runs it, the relay, real receivers, interop servers.
-        test: {
-          name: "e2e",
-          include: ["test/e2e/**/*.test.ts"],
-          environment: "node",
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-        },
-      },
+      // End to end: the local service, the relay, real receivers, interop servers; as `npm start`
+      // runs the Worker (or as TOWER_E2E_SERVER says), and again as `npm run dev` runs it.
+      e2eProject("e2e", {}),
+      e2eProject("e2e-dev", { TOWER_E2E_SERVER: "dev" }),
       {
         // The dashboard in Debian's Chromium (skipped without it), on the local service as `npm start` runs it.
         test: {

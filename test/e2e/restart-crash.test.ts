@@ -9,6 +9,7 @@ import {
   launchService,
   stopIfRunning,
 } from "../../tools/start/testing/launched-service.ts";
+import { launcherScript } from "./support/local-server.ts";
 import {
   accepted,
   deliveryCounters,
@@ -20,10 +21,11 @@ import { eventually } from "./support/service.ts";
 import { type SwitchableReceiver, startSwitchableReceiver } from "./support/switchable-receiver.ts";
 
 /*
- * What a crash of `npm start` (SIGKILL: no drain) loses. Locally the intake queue is Miniflare's,
- * in memory: data accepted (204) but not yet consumed die with the process, while what a consumer
- * batch delivered, or wrote to an observer's durable backlog, survives. The test asserts only the
- * bounds that must hold and prints the figure; docs/LOCAL-DURABILITY.md keeps measured figures.
+ * What a crash (SIGKILL: no drain) of `npm start`, or of `npm run dev` under TOWER_E2E_SERVER=dev,
+ * loses. Locally the intake queue is Miniflare's under both, in memory: data accepted (204) but
+ * not yet consumed die with the process, while what a consumer batch delivered, or wrote to an
+ * observer's durable backlog, survives. The test asserts only the bounds that must hold and prints
+ * the figure; docs/LOCAL-DURABILITY.md keeps measured figures.
  */
 
 const dataPerRequest = 100;
@@ -47,7 +49,7 @@ afterAll(async () => {
 it("loses on a SIGKILL at most the data accepted in the last seconds, and nothing a later batch overtook", async () => {
   stateDir = await mkdtemp(join(tmpdir(), "tower-edge-crash-"));
   target = await startSwitchableReceiver("up");
-  const first = await launchService(stateDir);
+  const first = await launchService(stateDir, {}, launcherScript);
   launched.push(first);
   const observerId = await observeMetric(first.url, metric, target.url);
 
@@ -66,7 +68,7 @@ it("loses on a SIGKILL at most the data accepted in the last seconds, and nothin
   // Requests under way at the kill end without an answer: not accepted.
   await eventually(() => requests.every((request) => request.outcome !== undefined), 10_000);
 
-  const second = await launchService(stateDir);
+  const second = await launchService(stateDir, {}, launcherScript);
   launched.push(second);
   // What reached the durable backlog before the kill is delivered now: wait until it is empty and
   // nothing more arrives.

@@ -2,8 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect } from "vitest";
 import { type LaunchedService, launchService, stopIfRunning } from "../../tools/start/testing/launched-service.ts";
+import { itUnderNpmStartOnly } from "./support/local-server.ts";
 import {
   accepted,
   deliveryCounters,
@@ -29,6 +30,8 @@ import { type SwitchableReceiver, startSwitchableReceiver } from "./support/swit
  */
 const settings = { RETRY_SCHEDULE: "0.5,1,1,1,1,1,1,1,1,1,60" };
 const metric = "restart.graceful";
+
+const it = itUnderNpmStartOnly("npm run dev stops at once on Ctrl-C, without the drain these tests are about");
 
 const cleanups: (() => Promise<void>)[] = [];
 

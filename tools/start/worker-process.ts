@@ -1,11 +1,13 @@
-import { type StdioOptions, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { open } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
 import { createRequire } from "node:module";
+import type { Writable } from "node:stream";
 import { readDevVars } from "./dev-vars.ts";
 import { waitUntilHealthy } from "./health.ts";
 import { bindWorkerdToParent, boundToParent } from "./parent-death.ts";
 import { projectRoot } from "./project.ts";
+import { watchWranglerOutput } from "./wrangler-output.ts";
 
 /*
  * wrangler's CLI proper, run as its bin script runs it. Not the bin script itself: that one runs
@@ -13,7 +15,11 @@ import { projectRoot } from "./project.ts";
  */
 const wranglerCli = ["--no-warnings", "--experimental-vm-modules", createRequire(import.meta.url).resolve("wrangler")];
 
+/** How long wrangler dev may take to listen, and then to answer /healthz, on a loaded machine. */
+const startupTimeoutMs = 90_000;
+
 export interface WorkerProcessOptions {
+  /** Its port on 127.0.0.1; 0 lets wrangler dev take a free one, so that no other process can take it first. */
   port: number;
   /** Directory of the on-disk state (Durable Objects, queues); survives restarts. */
   persistTo: string;
@@ -45,9 +51,26 @@ function varArguments(options: WorkerProcessOptions): string[] {
     .flatMap(([name, value]) => ["--var", `${name}:${value}`]);
 }
 
+interface OutputDestination {
+  stdout?: Writable;
+  stderr?: Writable;
+  /** Closes what was opened for it, once wrangler's output has ended. */
+  close(): void;
+}
+
+/** Where wrangler's output is passed on to: this process's own streams, a file, or nowhere. */
+function outputDestination(stdio: WorkerProcessOptions["stdio"] = "inherit"): OutputDestination {
+  if (stdio === "inherit") return { stdout: process.stdout, stderr: process.stderr, close: () => undefined };
+  if (stdio === "ignore") return { close: () => undefined };
+  const file = createWriteStream(stdio.logFile, { flags: "a" });
+  return { stdout: file, stderr: file, close: () => file.end() };
+}
+
 /**
  * Runs `wrangler dev` (local mode, on-disk persistence, reloads on source changes) as a child of
- * this process that dies with it, and resolves once /healthz answers.
+ * this process that dies with it, and resolves once /healthz answers at the address it says it
+ * listens on. Its output is read through pipes, to learn that address and, should it fail to
+ * start, to say why.
  */
 export async function startWorkerProcess(options: WorkerProcessOptions): Promise<WorkerProcess> {
   const args = [
@@ -66,23 +89,19 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
     // Naming an env file keeps wrangler from reading .dev.vars itself; this one holds nothing.
     ...(options.useDevVars ? [] : ["--env-file", "/dev/null"]),
   ];
-  const log = typeof options.stdio === "object" ? await open(options.stdio.logFile, "a") : undefined;
-  const stdio: StdioOptions = log
-    ? ["ignore", log.fd, log.fd]
-    : typeof options.stdio === "string"
-      ? options.stdio
-      : "inherit";
+  const destination = outputDestination(options.stdio);
+  // Passed on to a terminal, the output keeps the colours wrangler gives a terminal of its own.
+  const colours = destination.stdout === process.stdout && process.stdout.isTTY ? { FORCE_COLOR: "1" } : {};
   bindWorkerdToParent();
   const [command, commandArgs] = boundToParent(process.execPath, args);
   const child = spawn(command, commandArgs, {
     cwd: projectRoot,
-    stdio,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...colours, WRANGLER_SEND_METRICS: "false", CI: "true" },
   });
-  // The child holds its own copy of the descriptor.
-  await log?.close();
+  child.once("close", destination.close);
+  const output = watchWranglerOutput(child, destination, startupTimeoutMs);
   const exited = once(child, "exit").then(([code]) => code as number | null);
-  const url = `http://127.0.0.1:${options.port}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGTERM");
@@ -92,10 +111,13 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
     clearTimeout(timer);
   };
   try {
-    await waitUntilHealthy(url, child, "wrangler dev", 90_000);
+    const url = await output.ready;
+    await waitUntilHealthy(url, child, "wrangler dev", startupTimeoutMs).catch((error: Error) => {
+      throw new Error(`${error.message}:\n${output.tail()}`);
+    });
+    return { url, exited, stop };
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, exited, stop };
 }

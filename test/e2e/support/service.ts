@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startLocalWorker } from "../../../tools/start/local-worker.ts";
 import { rdfJsonBody } from "../../../tools/testing/monitoring-data.ts";
+import { startWorker } from "./local-server.ts";
 
 /**
  * Vars of a local test run: open, private destinations allowed, and a compressed retry schedule
@@ -27,18 +27,14 @@ export interface Service {
 }
 
 /**
- * The Worker as `npm start` runs it (Miniflare driving workerd, state on disk) with a fresh state
- * directory that is removed on stop. SHOW_WORKER=1 shows its request log and console output.
+ * The Worker as `npm start` runs it (Miniflare driving workerd, state on disk), or as `npm run dev`
+ * does with TOWER_E2E_SERVER=dev (local-server.ts), with a fresh state directory that is removed
+ * on stop. SHOW_WORKER=1 shows its request log and console output.
  */
 export async function startService(vars: Record<string, string> = {}): Promise<Service> {
   const stateDir = await mkdtemp(join(tmpdir(), "tower-edge-"));
   const start = () =>
-    startLocalWorker({
-      port: 0,
-      stateDir,
-      bindings: { ...testVars, ...vars },
-      verbose: Boolean(process.env.SHOW_WORKER),
-    });
+    startWorker({ stateDir, bindings: { ...testVars, ...vars }, verbose: Boolean(process.env.SHOW_WORKER) });
   let worker = await start();
   const raw: Service["raw"] = async (method, path, body) => {
     const response = await fetch(`${worker.url}${path}`, {
@@ -52,7 +48,7 @@ export async function startService(vars: Record<string, string> = {}): Promise<S
       return worker.url;
     },
     async restart() {
-      await worker.dispose();
+      await worker.stop();
       worker = await start();
     },
     async call(method, path, body) {
@@ -61,7 +57,7 @@ export async function startService(vars: Record<string, string> = {}): Promise<S
     },
     raw,
     async stop() {
-      await worker.dispose();
+      await worker.stop();
       await rm(stateDir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,12 @@
 import { freePort } from "../../testing/free-port.ts";
-import { type LauncherRun, spawnLauncher } from "./launcher-run.ts";
+import { type LauncherRun, type LauncherScript, spawnLauncher } from "./launcher-run.ts";
 import { descendants, isRunning } from "./process-tree.ts";
+
+/** What each launcher prints once the service answers. */
+const listeningMessage: Record<LauncherScript, string> = {
+  "start.ts": "tower-edge listening on",
+  "dev.ts": "tower-edge (wrangler dev) listening on",
+};
 
 export interface LaunchedService {
   launcher: LauncherRun;
@@ -9,18 +15,22 @@ export interface LaunchedService {
 }
 
 /**
- * `npm start` on `stateDir` with the given Worker settings, on free ports of its own; resolves
- * once it says it listens.
+ * `npm start` (or, with `script`, `npm run dev`) on `stateDir` with the given Worker settings, on
+ * free ports of its own; resolves once it says it listens.
  */
-export async function launchService(stateDir: string, settings: Record<string, string> = {}): Promise<LaunchedService> {
+export async function launchService(
+  stateDir: string,
+  settings: Record<string, string> = {},
+  script: LauncherScript = "start.ts",
+): Promise<LaunchedService> {
   const [port, relayPort] = [await freePort(), await freePort()];
-  const launcher = spawnLauncher("start.ts", {
+  const launcher = spawnLauncher(script, {
     ...settings,
     PORT: String(port),
     RELAY_PORT: String(relayPort),
     TOWER_STATE_DIR: stateDir,
   });
-  await launcher.waitFor("tower-edge listening on");
+  await launcher.waitFor(listeningMessage[script]);
   return { launcher, url: `http://127.0.0.1:${port}` };
 }
 

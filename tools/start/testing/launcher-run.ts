@@ -13,11 +13,14 @@ export interface LauncherRun {
   waitFor(text: string, timeoutMs?: number): Promise<void>;
 }
 
+/** `npm start` (start.ts) or `npm run dev` (dev.ts). */
+export type LauncherScript = "start.ts" | "dev.ts";
+
 /**
- * `npm start` (start.ts) or `npm run dev` (dev.ts) without npm, as `node --import tsx`, with the
- * given settings and none of this process's own launcher or relay settings.
+ * A launcher without npm, as `node --import tsx`, with the given settings and none of this
+ * process's own launcher or relay settings.
  */
-export function spawnLauncher(script: "start.ts" | "dev.ts", env: Record<string, string>): LauncherRun {
+export function spawnLauncher(script: LauncherScript, env: Record<string, string>): LauncherRun {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(RELAY_|PORT$|TOWER_STATE_DIR$)/.test(name)),
   );
