@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 /** Posts `body` to the intake; its status, or how the request failed. */
-async function postStatus(body: BodyInit, init: RequestInit = {}): Promise<number | string> {
+async function postStatus(body: RequestInit["body"], init: RequestInit = {}): Promise<number | string> {
   try {
     const response = await fetch(`${service.url}/monitoringdata`, {
       method: "POST",
