@@ -1,4 +1,4 @@
-import { type Agent, request } from "node:http";
+import { Agent, request } from "node:http";
 
 export interface OutgoingRequest {
   method: "GET" | "POST";
@@ -33,4 +33,16 @@ export function send(agent: Agent, url: URL, outgoing: OutgoingRequest): Promise
     pending.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     pending.end(body);
   });
+}
+
+/**
+ * How long a kept-alive connection may stay idle here: less than workerd's 5 s, after which the
+ * Worker closes it; a request sent on a connection at the moment the server closes it fails with a
+ * reset, which is the client's to avoid, not a refusal.
+ */
+const idleSocketMs = 4_000;
+
+/** An agent keeping connections alive, dropping idle ones before the server does. */
+export function keptAliveAgent(maxSockets: number): Agent {
+  return new Agent({ keepAlive: true, maxSockets, timeout: idleSocketMs });
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { Agent } from "node:http";
-import { send } from "./http-client.ts";
+import { keptAliveAgent, send } from "./http-client.ts";
 import { formatLine } from "./line-protocol.ts";
 import { ProcessGroup, processTable } from "./process-accounting.ts";
 import { type Protocol, receiverHost } from "./receivers.ts";
@@ -72,7 +71,7 @@ export async function connectInfluxDb(url: string): Promise<InfluxDbUnderTest | 
     if (!response.ok || error !== undefined) throw new Error(`InfluxDB ${statement}: ${error ?? response.status}`);
   };
   await query(`CREATE DATABASE "${database}"`);
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const agent = keptAliveAgent(64);
   const write = new URL(`/write?db=${database}`, url);
   return {
     name: `InfluxDB ${version}`,

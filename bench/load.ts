@@ -1,5 +1,4 @@
-import { Agent } from "node:http";
-import { send } from "./http-client.ts";
+import { keptAliveAgent, send } from "./http-client.ts";
 
 export interface LoadResult {
   requests: number;
@@ -27,7 +26,7 @@ export interface LoadOptions {
 
 /** A closed-loop load: `concurrency` clients on kept-alive connections, each sending as soon as the last answer came. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
+  const agent = keptAliveAgent(options.concurrency);
   const target = new URL(options.url);
   const bodies = options.bodies ?? [];
   let sent = 0;

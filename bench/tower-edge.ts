@@ -1,8 +1,7 @@
-import { Agent } from "node:http";
 import type { ApiRoutes } from "../dist/worker-types/src/worker/app.d.ts";
 import { apiClient } from "../tools/testing/api-client.ts";
 import { rdfJsonBody } from "../tools/testing/monitoring-data.ts";
-import { send } from "./http-client.ts";
+import { keptAliveAgent, send } from "./http-client.ts";
 import { type ObserverEndpoint, receiverHost } from "./receivers.ts";
 import { refusal, type SystemUnderTest } from "./system-under-test.ts";
 
@@ -25,7 +24,7 @@ async function expectStatus(response: Promise<{ status: number }>, expected: num
 
 /** The local service at `serviceUrl`, open (AUTH_DISABLED) and allowing loopback observers. */
 export function towerEdge(serviceUrl: string): SystemUnderTest {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const agent = keptAliveAgent(64);
   const metrics = apiClient<ApiRoutes>(`${serviceUrl}/v1`, fetch).metrics;
   // Data go out on the kept-alive connections of `agent`, as a load would send them; the typed
   // client only names the route.
