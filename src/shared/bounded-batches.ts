@@ -22,6 +22,8 @@ export interface Batch<T> {
  */
 export function packBatches<T>(items: Iterable<T>, limits: BatchLimits<T>): Batch<T>[] {
   const { maxItems = Number.POSITIVE_INFINITY, maxSize = Number.POSITIVE_INFINITY, sizeOf } = limits;
+  // Batches by count alone are consecutive slices: no item need be looked at (payloads of many data).
+  if (sizeOf === undefined && Array.isArray(items)) return slicesOf(items as T[], maxItems);
   const batches: Batch<T>[] = [];
   let current: Batch<T> = { items: [], size: 0 };
   for (const item of items) {
@@ -35,5 +37,14 @@ export function packBatches<T>(items: Iterable<T>, limits: BatchLimits<T>): Batc
     current.size += size;
   }
   if (current.items.length > 0) batches.push(current);
+  return batches;
+}
+
+/** `items` in consecutive slices of at most `maxItems`. */
+function slicesOf<T>(items: T[], maxItems: number): Batch<T>[] {
+  const batches: Batch<T>[] = [];
+  for (let start = 0; start < items.length; start += maxItems) {
+    batches.push({ items: items.slice(start, start + maxItems), size: 0 });
+  }
   return batches;
 }

@@ -1,3 +1,4 @@
+import { packBatches } from "../../shared/bounded-batches";
 import type { Config } from "../config";
 import type { DatumRow } from "../intake/datum";
 import { recentDataKept } from "../metrics/kept-entries";
@@ -26,16 +27,6 @@ interface MetricWork {
   ruleReaders: string[];
 }
 
-/** The rows in consecutive slices of at most one payload; rows that fit one payload are their own slice. */
-function payloadSlices(rows: DatumRow[]): DatumRow[][] {
-  if (rows.length <= maxDataPerPayload) return [rows];
-  const slices: DatumRow[][] = [];
-  for (let start = 0; start < rows.length; start += maxDataPerPayload) {
-    slices.push(rows.slice(start, start + maxDataPerPayload));
-  }
-  return slices;
-}
-
 /**
  * Asks the metric's object how the batch treats each of its observers: fresh, never from a cache,
  * so an observer registered before a datum was accepted always receives it; the call also
@@ -50,7 +41,7 @@ async function planMetric(env: Env, metric: string, rows: DatumRow[]): Promise<M
   });
   // One set of slices for all the metric's observers: a format then serializes each slice once.
   // Slice by slice, so that every observer's first payload goes out before anyone's second.
-  const slices = payloadSlices(rows);
+  const slices = packBatches(rows, { maxItems: maxDataPerPayload }).map((slice) => slice.items);
   const delivered = plans.filter((plan) => !plan.held);
   const deliveries = slices.flatMap((slice) =>
     delivered.map(({ target, prompt }) => ({
