@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { readDeliveryAttemptLine } from "./src/shared/delivery-attempt-line.ts";
 
 /**
  * A project of tests that run inside workerd against the Worker of wrangler.toml, with `bindings`
@@ -34,7 +35,7 @@ function e2eProject(name: string, env: Record<string, string>) {
 
 /** The Worker logs a line per delivery attempt (for Workers Logs); in test output they are noise. */
 function withoutAttemptLines(log: string): false | undefined {
-  return log.startsWith('{"event":"delivery.attempt"') ? false : undefined;
+  return readDeliveryAttemptLine(log.trim()) ? false : undefined;
 }
 
 export default defineConfig({

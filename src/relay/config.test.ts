@@ -66,9 +66,9 @@ it("refuses to run without a token, naming every bad variable", () => {
   ).toThrow(
     [
       "invalid relay configuration:",
-      "  RELAY_PORT: Invalid input: expected number, received NaN",
+      "  RELAY_PORT: expected a whole number from 0 to 65535, such as 8788",
       "  RELAY_TOKEN: is required: the bearer token the Worker sends (its RELAY_TOKEN secret); the relay does not run open",
-      "  RELAY_MAX_DATAGRAM_BYTES: Too big: expected number to be <=65507",
+      "  RELAY_MAX_DATAGRAM_BYTES: expected a whole number from 1 to 65507, such as 1400",
       '  RELAY_DENY: "10.0.0/8" is not an IP address range (expected e.g. 10.0.0.0/8 or fd00::/8)',
       '  RELAY_ALLOW_PRIVATE: expected "true" or "false"',
     ].join("\n"),

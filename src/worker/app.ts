@@ -4,11 +4,15 @@ import { problemBodyLimit } from "../shared/http/body-limit";
 import { problemOnError, problemOnMethodNotAllowed, problemOnNotFound } from "../shared/http/problem-handlers";
 import { ApiError } from "../shared/problems";
 import { SettingsError } from "../shared/settings";
-import { type Config, readConfig } from "./config";
+import { readConfig } from "./config";
 import { contractRoutes } from "./contract/contract-routes";
 import { docsAsset } from "./contract/docs-assets";
 import { dashboardRoutes } from "./dashboard/dashboard-routes";
+import type { AppEnv } from "./http/app-env";
 import { authentication } from "./http/auth";
+import { pingRoutes, queryRoutes } from "./intake/line-protocol/handshake-routes";
+import { influxV1WriteRoutes, influxV2WriteRoutes } from "./intake/line-protocol/write-routes";
+import { remoteWriteRoutes } from "./intake/remote-write/routes";
 import { monitoringDataRoutes } from "./intake/routes";
 import { metricRoutes } from "./metrics/metric-routes";
 import { observerRoutes } from "./metrics/observer-routes";
@@ -19,17 +23,11 @@ import { prometheusRoutes } from "./ops/prometheus/prometheus-routes";
 import { usageRoutes } from "./ops/usage-routes";
 import { ruleRoutes } from "./rules/rule-routes";
 
-/** The Hono environment shared by every route module. */
-export interface AppEnv {
-  Bindings: Env;
-  Variables: { config: Config };
-}
-
 const problemAnswer = problemOnError("unhandled error");
 
 function onError(error: Error): Response {
   if (error instanceof SettingsError) {
-    const detail = `The service's settings are not valid: ${error.problems.join("; ")}.`;
+    const detail = `The service's settings are not valid, and it serves nothing until they are fixed: ${error.problems.join("; ")}.`;
     return problemAnswer(new ApiError("not-configured", detail));
   }
   return problemAnswer(error);
@@ -46,7 +44,12 @@ function createApi() {
     .route("/monitoringdata", monitoringDataRoutes)
     .route("/prometheus", prometheusRoutes)
     .route("/results", monitoringDataRoutes)
-    .route("/usage", usageRoutes);
+    .route("/usage", usageRoutes)
+    .route("/write", influxV1WriteRoutes)
+    .route("/api/v2/write", influxV2WriteRoutes)
+    .route("/ping", pingRoutes)
+    .route("/query", queryRoutes)
+    .route("/api/v1/write", remoteWriteRoutes);
   // The document describes `api` as it is once these are added: /openapi.json and /docs included.
   return api.route("/", contractRoutes(api));
 }

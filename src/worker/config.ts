@@ -31,34 +31,42 @@ export const configSchema = z.object({
   /** Comma-separated; several tokens per role allow rotation. */
   ADMIN_TOKEN: listSetting(),
   INGEST_TOKEN: listSetting(),
-  MAX_BODY_BYTES: integerSetting(1, 100 * 1024 * 1024, 1_048_576),
+  MAX_BODY_BYTES: integerSetting(1, 100 * 1024 * 1024, 1_048_576, "bytes"),
   MAX_DATA_PER_REQUEST: integerSetting(1, 1_000_000, 10_000),
+  /** The agent routes' limit on a body once decompressed (gzip, snappy). */
+  MAX_DECOMPRESSED_BYTES: integerSetting(1, 1024 * 1024 * 1024, 32 * 1024 * 1024),
+  /** The agent routes' limit on data per request: a Telegraf backlog flush fits. */
+  MAX_AGENT_DATA_PER_REQUEST: integerSetting(1, 10_000_000, 100_000),
   MAX_OBSERVERS_PER_METRIC: integerSetting(1, 100_000, 100),
-  MAX_METRIC_NAME_LENGTH: integerSetting(1, 1_024, 256),
+  MAX_METRIC_NAME_LENGTH: integerSetting(1, 1_024, 256, "characters"),
   /** How long one delivery attempt may take before it counts as failed. */
-  DELIVERY_TIMEOUT_MS: integerSetting(1, 600_000, 10_000),
+  DELIVERY_TIMEOUT_MS: integerSetting(1, 600_000, 10_000, "milliseconds"),
   /**
    * How long a batch starts its direct deliveries, and how long a request to an observer that has
    * not answered promptly may then take: what an observer has not taken in time moves to its
    * backlog, so a slow observer does not hold up the others for long.
    */
-  DELIVERY_BUDGET_MS: integerSetting(1, 600_000, 2_000),
+  DELIVERY_BUDGET_MS: integerSetting(1, 600_000, 2_000, "milliseconds"),
   /** Seconds between the attempts at undelivered data; the whole schedule is how long data are tried. */
   RETRY_SCHEDULE: numberListSetting(
     0,
     7 * 86_400,
     [5, 30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28_800, 28_800, 28_800],
+    "seconds",
   ),
   /** How long dead data (tried for the whole schedule) are kept for replay before they are dropped. */
-  DEAD_RETENTION_HOURS: numberSetting(0, 24 * 365, 168),
+  DEAD_RETENTION_HOURS: numberSetting(0, 24 * 365, 168, "hours"),
   /** Most data one observer's backlog (undelivered and dead) holds; past it the oldest are dropped. */
   MAX_BACKLOG_DATA: integerSetting(1, 100_000_000, 1_000_000),
   /** An observer failing for this long without a success is disabled. */
-  DISABLE_AFTER_HOURS: numberSetting(0, 24 * 365, 120),
+  DISABLE_AFTER_HOURS: numberSetting(0, 24 * 365, 120, "hours"),
   /** How long a replaced secret still signs deliveries beside the new one. */
-  SECRET_ROTATION_HOURS: numberSetting(0, 24 * 365, 24),
+  SECRET_ROTATION_HOURS: numberSetting(0, 24 * 365, 24, "hours"),
   /** The relay's base URL; without it TCP and UDP deliveries wait in the retry path. */
-  RELAY_URL: textSetting("").refine((url) => url === "" || isHttpUrl(url), "expected an http or https URL"),
+  RELAY_URL: textSetting("").refine(
+    (url) => url === "" || isHttpUrl(url),
+    "expected an http or https URL, such as http://127.0.0.1:8788",
+  ),
   RELAY_TOKEN: textSetting(""),
   /** Set by the local launcher only: the token of its `/_local` control routes (graceful stop). */
   LOCAL_CONTROL_TOKEN: textSetting(""),

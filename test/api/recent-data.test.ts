@@ -1,19 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rdfJsonBody } from "../../tools/testing/monitoring-data";
 import { expectProblem, request, sendJson } from "./support/http";
-
-async function recentData(metric: string, query = ""): Promise<Response> {
-  return request("GET", `/v1/metrics/${encodeURIComponent(metric)}/data${query}`);
-}
-
-async function waitForData(metric: string, count: number): Promise<unknown[]> {
-  for (let tries = 0; tries < 100; tries++) {
-    const data = (await (await recentData(metric)).json()) as unknown[];
-    if (data.length >= count) return data;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${metric}: fewer than ${count} data after 10 s`);
-}
+import { recentData, waitForData } from "./support/recent-data";
 
 describe("GET /metrics/:id/data", () => {
   it("answers the metric's latest consumed data, newest first, within the limit", async () => {

@@ -2,13 +2,15 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { readRelayConfig } from "../../src/relay/config.ts";
 import { integerSetting, readSettings, SettingsError } from "../../src/shared/settings.ts";
+import { configSchema } from "../../src/worker/config.ts";
 import { readDevVars } from "./dev-vars.ts";
 import { localBindings } from "./local-bindings.ts";
 import { assertPortsFree, PortInUseError } from "./port-check.ts";
 import { stateDirectory } from "./project.ts";
-import { type RelayChild, startRelayChild } from "./relay-child.ts";
+import { type RelayChild, relayUrl, startRelayChild } from "./relay-child.ts";
+import { type ConsoleLevel, logLevelSetting } from "./worker-console.ts";
 
-const launcherSettings = z.object({ PORT: integerSetting(1, 65_535, 8787) });
+const launcherSettings = z.object({ PORT: integerSetting(1, 65_535, 8787), LOG_LEVEL: logLevelSetting });
 
 export const randomToken = () => randomBytes(24).toString("base64url");
 
@@ -19,18 +21,21 @@ export interface WorkerSettings {
   stateDir: string;
   /** Its vars and secrets (local-bindings.ts). */
   bindings: Record<string, string>;
+  /** How much of its console to show (LOG_LEVEL). */
+  consoleLevel: ConsoleLevel;
 }
 
 /**
  * What `npm start` and `npm run dev` share: reads the settings, checks that both ports are free,
  * starts the relay child, then the Worker with `startWorker`. Nothing is started when a setting is
- * bad or a port is taken, and the relay is stopped again when the Worker fails to start.
+ * bad (the launcher's, the relay's, or one the Worker would refuse) or a port is taken, and the
+ * relay is stopped again when the Worker fails to start.
  */
 export async function launch<W>(
   env: NodeJS.ProcessEnv,
   startWorker: (settings: WorkerSettings) => Promise<W>,
 ): Promise<{ relay: RelayChild; worker: W }> {
-  const { PORT: port } = readSettings(launcherSettings, env, "launcher");
+  const { PORT: port, LOG_LEVEL: consoleLevel } = readSettings(launcherSettings, env, "launcher");
   const devVars = readDevVars();
   if (Object.keys(devVars).length > 0)
     console.log(`launcher: settings from .dev.vars: ${Object.keys(devVars).join(", ")}`);
@@ -38,14 +43,16 @@ export async function launch<W>(
   const relayToken = devVars.RELAY_TOKEN || env.RELAY_TOKEN || randomToken();
   const relayEnv = { RELAY_ALLOW_PRIVATE: "true", ...env, RELAY_TOKEN: relayToken };
   const relayConfig = readRelayConfig(relayEnv);
+  const bindings = localBindings({ env, devVars, relayUrl: relayUrl(relayConfig), relayToken });
+  // Rather than a Worker that answers every request 503 with the same message.
+  readSettings(configSchema, bindings, "Worker");
   await assertPortsFree([
     { what: "the Worker", host: "127.0.0.1", port },
     { what: "the relay", host: relayConfig.host, port: relayConfig.port },
   ]);
   const relay = await startRelayChild(relayEnv, relayConfig);
-  const bindings = localBindings({ env, devVars, relayUrl: relay.url, relayToken });
   try {
-    return { relay, worker: await startWorker({ port, stateDir: stateDirectory(env), bindings }) };
+    return { relay, worker: await startWorker({ port, stateDir: stateDirectory(env), bindings, consoleLevel }) };
   } catch (error) {
     await relay.stop();
     throw error;

@@ -1,13 +1,14 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { Log, LogLevel, Miniflare, NoOpLog } from "miniflare";
+import { Miniflare, NoOpLog } from "miniflare";
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
 import { newBundleDirectory } from "./bundle-directory.ts";
 import { runCustomBuild } from "./custom-build.ts";
 import { bindWorkerdToParent } from "./parent-death.ts";
 import { wranglerConfigPath } from "./project.ts";
 import { bundleWorker } from "./worker-bundle.ts";
+import { type ConsoleLevel, workerConsole } from "./worker-console.ts";
 
 export interface LocalWorkerOptions {
   /** 0 lets the system choose a free port. */
@@ -18,6 +19,8 @@ export interface LocalWorkerOptions {
   bindings: Record<string, string>;
   /** Show Miniflare's log and the Worker's console output (tests keep them quiet). */
   verbose: boolean;
+  /** How much of them, when shown: everything unless said. */
+  consoleLevel?: ConsoleLevel;
   /** Opens workerd's V8 inspector on this port (the profiler connects to it). */
   inspectorPort?: number;
 }
@@ -63,8 +66,9 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
       // The Worker reads nothing from request.cf; no download of it from Cloudflare at each start.
       cf: false,
       ...(options.inspectorPort === undefined ? {} : { inspectorPort: options.inspectorPort }),
-      log: options.verbose ? new Log(LogLevel.INFO) : new NoOpLog(),
-      ...(options.verbose ? {} : { handleRuntimeStdio: discardOutput }),
+      ...(options.verbose
+        ? workerConsole(options.consoleLevel ?? "debug")
+        : { log: new NoOpLog(), handleRuntimeStdio: discardOutput }),
       workers: [
         {
           ...workerOptions,

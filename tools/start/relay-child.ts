@@ -14,7 +14,7 @@ export interface RelayChild {
 }
 
 /** The address the Worker connects to: loopback when the relay listens on every interface. */
-function relayUrl({ host, port }: RelayConfig): string {
+export function relayUrl({ host, port }: RelayConfig): string {
   const reachable = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
   return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
 }

@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { numberedData, observeMetric, postData } from "../../test/e2e/support/monitoring-traffic.ts";
 import { eventually } from "../../test/e2e/support/service.ts";
 import { freePort } from "../testing/free-port.ts";
 import { projectRoot } from "./project.ts";
@@ -93,6 +94,18 @@ describe("a running npm start", () => {
     expect(await answers(started.relayUrl)).toBe(true);
   });
 
+  it("tells of a failed delivery in one line, without a line per attempt nor Miniflare's own log", async () => {
+    const closedPort = await freePort();
+    const observerId = await observeMetric(started.workerUrl, "start.console", `http://127.0.0.1:${closedPort}/`);
+    await postData(started.workerUrl, numberedData("start.console", "d", 1));
+
+    await started.launcher.waitFor(
+      `delivery to observer ${observerId} of "start.console" failed (HTTP, attempt 1, 1 data)`,
+    );
+    expect(started.launcher.output()).not.toContain('{"event":"delivery.attempt"');
+    expect(started.launcher.output()).not.toMatch(/\[mf:info\]|Ready on/);
+  });
+
   it("writes the relay token to no file", () => {
     expect(tokenFiles(started, since)).toEqual([]);
   });
@@ -129,6 +142,27 @@ it("leaves no process and no file with the relay token behind when killed with S
     await rm(started.stateDir, { recursive: true, force: true });
   }
 }, 120_000);
+
+it("refuses to start on settings the Worker would refuse, naming each with the form it expects", async () => {
+  const [port, relayPort] = [await freePort(), await freePort()];
+  const launcher = spawnLauncher("start.ts", {
+    AUTH_DISABLED: "yes",
+    MAX_BODY_BYTES: "1MB",
+    PORT: String(port),
+    RELAY_PORT: String(relayPort),
+  });
+
+  expect(await launcher.exited).toBe(1);
+  expect(launcher.output()).toContain(
+    [
+      "invalid Worker configuration:",
+      '  AUTH_DISABLED: expected "true" or "false"',
+      "  MAX_BODY_BYTES: expected a whole number of bytes from 1 to 104857600, such as 1048576",
+    ].join("\n"),
+  );
+  expect(launcher.output()).not.toContain("listening");
+  expect(await answers(`http://127.0.0.1:${relayPort}`)).toBe(false);
+});
 
 describe("refuses to start when a port is taken", () => {
   let taken: Server;

@@ -13,8 +13,14 @@ runLauncher(async () => {
   // Guards the Worker's local control route, which the launcher calls to drain it before stopping.
   // Set after .dev.vars, so that nothing there can break the drain.
   const controlToken = randomToken();
-  const { relay, worker } = await launch(process.env, ({ port, stateDir, bindings }) =>
-    startLocalWorker({ port, stateDir, bindings: { ...bindings, LOCAL_CONTROL_TOKEN: controlToken }, verbose: true }),
+  const { relay, worker } = await launch(process.env, ({ port, stateDir, bindings, consoleLevel }) =>
+    startLocalWorker({
+      port,
+      stateDir,
+      bindings: { ...bindings, LOCAL_CONTROL_TOKEN: controlToken },
+      verbose: true,
+      consoleLevel,
+    }),
   );
   console.log(`tower-edge listening on ${worker.url} (Ctrl-C stops it)`);
 

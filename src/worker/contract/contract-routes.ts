@@ -1,7 +1,7 @@
 import { Hono, type Schema } from "hono";
 import { describeRoute } from "hono-openapi";
 import { z } from "zod";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../http/app-env";
 import { answered, jsonAnswer } from "./answers";
 import { docsPage } from "./docs-page";
 import { openApiDocument } from "./document";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { ApiError } from "../../shared/problems";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../http/app-env";
 import { problemAnswer } from "./answers";
 
 /**

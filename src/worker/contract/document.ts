@@ -1,6 +1,6 @@
 import type { Hono, Schema } from "hono";
 import { ALLOWED_METHODS, type GenerateSpecOptions, generateSpecs } from "hono-openapi";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../http/app-env";
 import { dashboardDocumentation } from "../dashboard/dashboard-routes";
 import { serviceVersion } from "../ops/version";
 import { answered, problemAnswer } from "./answers";

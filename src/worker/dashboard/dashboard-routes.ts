@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { ApiError } from "../../shared/problems";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../http/app-env";
 import { problemAnswer } from "../contract/answers";
 
 /** Where the dashboard's files are, in the Workers static assets (public/ui, see tools/dashboard-assets.mjs). */

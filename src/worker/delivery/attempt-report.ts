@@ -1,7 +1,5 @@
+import { type DeliveryAttemptLine, deliveryAttemptEvent } from "../../shared/delivery-attempt-line";
 import type { AttemptReport, DeliveryResult } from "./vocabulary";
-
-/** The `event` of the log line of each delivery attempt. */
-const deliveryAttemptEvent = "delivery.attempt";
 
 /**
  * A delivery's result as the metric's object records it, and as the Worker's log shows it: one
@@ -24,14 +22,13 @@ export function reportAttempt(result: DeliveryResult, at: number): AttemptReport
     attempt: delivery.attempt,
     at,
   };
-  console.log(
-    JSON.stringify({
-      event: deliveryAttemptEvent,
-      metric: delivery.metric,
-      protocol: delivery.target.protocol,
-      format: delivery.target.format,
-      ...report,
-    }),
-  );
+  const line: DeliveryAttemptLine = {
+    event: deliveryAttemptEvent,
+    metric: delivery.metric,
+    protocol: delivery.target.protocol,
+    format: delivery.target.format,
+    ...report,
+  };
+  console.log(JSON.stringify(line));
   return report;
 }

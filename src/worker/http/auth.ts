@@ -1,19 +1,25 @@
 import { createMiddleware } from "hono/factory";
 import { bearerToken } from "../../shared/http/bearer";
 import { ApiError } from "../../shared/problems";
-import type { AppEnv } from "../app";
 import type { Config } from "../config";
+import type { AppEnv } from "./app-env";
 
 /** What a request needs: nothing, an ingest or admin token, or an admin token. */
 export type Access = "open" | "ingest" | "admin";
 
-/** The health check and the API's description: the document and the page that shows it. */
-const openRoute = /^\/(healthz|openapi\.json|docs)\/?$/;
+/** The health checks (ours and InfluxDB clients') and the API's description: the document and the page that shows it. */
+const openRoute = /^\/(healthz|ping|openapi\.json|docs)\/?$/;
 /** The page's scripts, served at the root only (the page names them by absolute path). */
 const docsAssets = /^\/_docs\//;
 /** The dashboard's page and files, at the root only: they hold no data, which the page reads with a token. */
 const dashboard = /^\/(ui\/.*)?$/;
 const ingestRoute = /^\/(monitoringdata|results)\/?$/;
+/**
+ * The agents' routes, which take ingest tokens in every form their clients send: InfluxDB clients
+ * send `Token` or Basic credentials, and the 1.x API's clients a `p` query parameter.
+ */
+const agentRoute = /^\/(write|query|api\/v2\/write|api\/v1\/write|otlp\/v1\/metrics)\/?$/;
+const queryTokenRoute = /^\/(write|query)\/?$/;
 
 /**
  * The access a request path needs, the same with and without the /v1 prefix. Only the health
@@ -26,7 +32,7 @@ const ingestRoute = /^\/(monitoringdata|results)\/?$/;
 export function requiredAccess(path: string): Access {
   const route = path.replace(/^\/v1(?=\/|$)/, "");
   if (openRoute.test(route) || docsAssets.test(path) || dashboard.test(path)) return "open";
-  if (ingestRoute.test(route)) return "ingest";
+  if (ingestRoute.test(route) || agentRoute.test(route)) return "ingest";
   return "admin";
 }
 
@@ -78,9 +84,29 @@ const notConfigured = () =>
       "(comma-separated tokens), or AUTH_DISABLED=true to run without authentication (local development only).",
   );
 
-async function authorize(access: Exclude<Access, "open">, authorization: string | undefined, config: Config) {
+/** The password of `Authorization: Basic base64(user:password)`, which InfluxDB clients send the token as. */
+function basicPassword(authorization: string): string | undefined {
+  const encoded = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(authorization)?.[1];
+  if (encoded === undefined) return undefined;
+  try {
+    const credentials = atob(encoded);
+    const colon = credentials.indexOf(":");
+    return colon >= 0 && colon < credentials.length - 1 ? credentials.slice(colon + 1) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The token an agent's request presents: in the Authorization header in any of its forms, or as `p=`. */
+function agentToken(path: string, url: string, authorization: string | undefined): string | undefined {
+  const header = authorization ?? "";
+  const token = bearerToken(header) ?? /^Token +(\S+) *$/i.exec(header)?.[1] ?? basicPassword(header);
+  if (token !== undefined || !queryTokenRoute.test(path)) return token;
+  return new URL(url).searchParams.get("p") || undefined;
+}
+
+async function authorize(access: Exclude<Access, "open">, token: string | undefined, config: Config) {
   if (config.ADMIN_TOKEN.length === 0 && config.INGEST_TOKEN.length === 0) throw notConfigured();
-  const token = bearerToken(authorization);
   if (token === undefined) {
     throw new ApiError("unauthorized", "This route needs a bearer token: send Authorization: Bearer <token>.", {
       headers: challenge(),
@@ -110,7 +136,10 @@ export const authentication = createMiddleware<AppEnv>(async (c, next) => {
   const access = requiredAccess(c.req.path);
   const config = c.get("config");
   if (access !== "open" && !config.AUTH_DISABLED) {
-    await authorize(access, c.req.header("authorization"), config);
+    const route = c.req.path.replace(/^\/v1(?=\/|$)/, "");
+    const authorization = c.req.header("authorization");
+    const token = agentRoute.test(route) ? agentToken(route, c.req.url, authorization) : bearerToken(authorization);
+    await authorize(access, token, config);
   }
   await next();
 });

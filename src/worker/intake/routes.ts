@@ -3,40 +3,16 @@ import { describeRoute } from "hono-openapi";
 import { jsonBodyReadByHandler } from "../../shared/http/json-body";
 import { assertJsonDepth, parseJsonText, readBodyText } from "../../shared/http/json-text";
 import { ApiError } from "../../shared/problems";
-import type { AppEnv } from "../app";
 import { emptyAnswer, problemAnswer } from "../contract/answers";
 import { settingDefaults } from "../contract/setting-defaults";
-import { acceptingIntake, isDraining } from "../ops/drain";
+import type { AppEnv } from "../http/app-env";
+import { acceptingIntake } from "../ops/drain";
 import { usage } from "../ops/usage";
+import { queueData, refuseWhileDraining } from "./accept-data";
 import type { Datum } from "./datum";
-import { intakeSender } from "./intake-sender";
-import { registerMetrics } from "./metric-registry";
 import { type MonitoringDataLimits, parseMonitoringData } from "./rdf-json-reader";
 import { scanMonitoringData } from "./rdf-json-scanner";
 import { monitoringDataSchema } from "./rdf-json-schema";
-
-/**
- * Runs `work`, once more after a short pause if it fails (a passing overload should not cost the
- * client a round trip), then answers 503: the client resends, so nothing accepted is lost. A
- * send that failed after all reached the queue makes a duplicate, which at-least-once allows.
- */
-async function unavailable<T>(what: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (firstError) {
-    console.error(
-      `intake: ${what} failed, trying again:`,
-      firstError instanceof Error ? firstError.message : firstError,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    try {
-      return await work();
-    } catch (error) {
-      console.error(`intake: ${what} failed`, error instanceof Error ? error.message : String(error));
-      throw new ApiError("unavailable", `The ${what} could not be reached; resend the request.`);
-    }
-  }
-}
 
 /**
  * The body's data, all valid: read straight from the text when it has the common shape, else
@@ -66,15 +42,11 @@ async function accept(c: Context<AppEnv>): Promise<Response> {
     maxData: config.MAX_DATA_PER_REQUEST,
     maxMetricNameLength: config.MAX_METRIC_NAME_LENGTH,
   });
-  await unavailable("metric store", () => registerMetrics(c.env, new Set(data.map((datum) => datum.metric))));
-  const sender = intakeSender(c.env.INTAKE_QUEUE);
-  await unavailable("intake queue", () => sender.send(data, (promise) => c.executionCtx.waitUntil(promise)));
+  await queueData(c, data);
   usage.dataAccepted += data.length;
+  usage.intake["/monitoringdata"].dataAccepted += data.length;
   return c.body(null, 204);
 }
-
-/** How long a client is asked to wait while the service stops: a restart takes a few seconds. */
-const drainRetryAfterSeconds = 5;
 
 /**
  * POST /monitoringdata (and its alias /results): validates every datum, registers unknown metrics,
@@ -107,11 +79,7 @@ export const monitoringDataRoutes = new Hono<AppEnv>().post(
   // The handler validates the data from the text, faster than zod would; the document shows their schema.
   jsonBodyReadByHandler(monitoringDataSchema),
   (c) => {
-    if (isDraining()) {
-      throw new ApiError("unavailable", "The service is stopping; send the data again shortly.", {
-        headers: { "retry-after": String(drainRetryAfterSeconds) },
-      });
-    }
+    refuseWhileDraining();
     return acceptingIntake(() => accept(c));
   },
 );

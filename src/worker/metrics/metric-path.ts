@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { validator } from "hono/validator";
 import { z } from "zod";
 import { ApiError, zodProblems } from "../../shared/problems";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../http/app-env";
 import { problemAnswer } from "../contract/answers";
 import { documentedParams } from "../http/path-params";
 import { metricNameSchema } from "./metric-name";

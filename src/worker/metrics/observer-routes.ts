@@ -3,7 +3,7 @@ import { describeRoute } from "hono-openapi";
 import { z } from "zod";
 import { jsonBody, optionalJsonBody } from "../../shared/http/json-body";
 import { ApiError } from "../../shared/problems";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../http/app-env";
 import { emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
 import { settingDefaults } from "../contract/setting-defaults";
 import { queryParams } from "../http/path-params";

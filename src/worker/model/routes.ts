@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { jsonBody } from "../../shared/http/json-body";
 import { ApiError } from "../../shared/problems";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../http/app-env";
 import { emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
 import { pathParams } from "../http/path-params";
 import { ruleRegistry } from "../rules/rule-registry";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { ApiError } from "../../shared/problems";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../http/app-env";
 import { drainProgress, startDraining } from "./drain";
 
 const encoder = new TextEncoder();

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
-import type { AppEnv } from "../app";
 import { jsonAnswer } from "../contract/answers";
+import type { AppEnv } from "../http/app-env";
 import { usage } from "./usage";
 import { usageSchema } from "./usage-schema";
 

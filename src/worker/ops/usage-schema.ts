@@ -1,7 +1,14 @@
 import { z } from "zod";
-import type { usage } from "./usage";
+import { intakeRoutes, type usage } from "./usage";
 
 const count = (description: string) => z.int().min(0).meta({ description });
+
+const routeCountsSchema = z.strictObject({
+  dataAccepted: count("Data the route accepted."),
+  refused: count("Lines, series or data points refused while the rest of their request was accepted."),
+  stringFieldsSkipped: count("Line-protocol string fields, which are no data."),
+  staleMarkersSkipped: count("Prometheus stale markers, which end a series rather than carry a value."),
+});
 
 /** The answer of GET /usage: the answering instance's counts since it started. */
 export const usageSchema = z
@@ -13,6 +20,13 @@ export const usageSchema = z
     queueMessagesRead: count("Queue messages received by the consumers."),
     outboundRequests: count("HTTP requests made to observers and to the relay."),
     backlogDataWritten: count("Data written to observers' backlogs (failed, held or unfinished deliveries)."),
+    intake: z
+      .strictObject(
+        Object.fromEntries(intakeRoutes.map((route) => [route, routeCountsSchema])) as {
+          [R in (typeof intakeRoutes)[number]]: typeof routeCountsSchema;
+        },
+      )
+      .meta({ description: "Per way in (its route without /v1): what it accepted, refused and skipped." }),
   })
   .meta({
     id: "Usage",

@@ -3,6 +3,29 @@
  * that the cost per accepted datum can be measured: `GET /v1/usage`, read by `npm run bench`.
  * Counts are per isolate and reset when it restarts; a deployment has many isolates.
  */
+/** The ways data come in, each counted on its own. */
+export const intakeRoutes = [
+  "/monitoringdata",
+  "/write",
+  "/api/v2/write",
+  "/api/v1/write",
+  "/otlp/v1/metrics",
+] as const;
+export type IntakeRoute = (typeof intakeRoutes)[number];
+
+/** What one way in did with what it was sent. */
+export interface RouteCounts {
+  dataAccepted: number;
+  /** Lines (line protocol), series (remote write) or data points (OTLP) refused while the rest was accepted. */
+  refused: number;
+  /** Line-protocol string fields, which are no data. */
+  stringFieldsSkipped: number;
+  /** Prometheus stale markers, which mark a series' end, not a value. */
+  staleMarkersSkipped: number;
+}
+
+const noCounts = (): RouteCounts => ({ dataAccepted: 0, refused: 0, stringFieldsSkipped: 0, staleMarkersSkipped: 0 });
+
 export const usage = {
   since: new Date().toISOString(),
   dataAccepted: 0,
@@ -12,6 +35,7 @@ export const usage = {
   outboundRequests: 0,
   /** Data written to observers' backlogs: only what an observer did not take at once. */
   backlogDataWritten: 0,
+  intake: Object.fromEntries(intakeRoutes.map((route) => [route, noCounts()])) as Record<IntakeRoute, RouteCounts>,
 };
 
 /** A Durable Object stub whose every RPC call is counted as one Durable Object request. */

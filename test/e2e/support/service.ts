@@ -36,10 +36,14 @@ export async function startService(vars: Record<string, string> = {}): Promise<S
   const start = () =>
     startWorker({ stateDir, bindings: { ...testVars, ...vars }, verbose: Boolean(process.env.SHOW_WORKER) });
   let worker = await start();
+  // With tokens configured, the test's own calls are an admin's.
+  const adminToken = vars.ADMIN_TOKEN?.split(",")[0]?.trim();
+  const authorization: Record<string, string> = adminToken ? { authorization: `Bearer ${adminToken}` } : {};
   const raw: Service["raw"] = async (method, path, body) => {
     const response = await fetch(`${worker.url}${path}`, {
       method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+      headers: { ...authorization, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return { status: response.status, text: await response.text() };
   };

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
-import type { AppEnv } from "../../app";
+import type { AppEnv } from "../../http/app-env";
 import { prometheusContentType, renderExposition } from "./exposition";
 import { serviceStateFamilies } from "./service-state";
 

@@ -4,6 +4,7 @@ import { metricStub } from "../../metrics/metric-object";
 import { ruleStub } from "../../rules/rule-object";
 import { ruleRegistry } from "../../rules/rule-registry";
 import type { RuleStatus } from "../../rules/rule-view-schema";
+import { intakeRoutes, type RouteCounts, usage } from "../usage";
 import type { Family, Labels } from "./exposition";
 
 /** How many objects are asked at once: a scrape must not open a request per metric all together. */
@@ -114,8 +115,36 @@ function ruleFamilies(rules: readonly { id: string; status: RuleStatus }[]): Fam
   ];
 }
 
+/** What each way in accepted, refused and skipped, as this isolate counted it since it started. */
+function intakeFamilies(): Family[] {
+  const each = (value: (counts: RouteCounts) => number) =>
+    intakeRoutes.map((route) => ({ labels: { route }, value: value(usage.intake[route]) }));
+  return [
+    counter(
+      "tower_intake_data_accepted_total",
+      "Data accepted by the route (its path without /v1), since this instance started.",
+      each((counts) => counts.dataAccepted),
+    ),
+    counter(
+      "tower_intake_refused_total",
+      "Lines (line protocol), series (remote write) or data points (OTLP) refused while the rest of their request was accepted.",
+      each((counts) => counts.refused),
+    ),
+    counter(
+      "tower_intake_string_fields_skipped_total",
+      "Line-protocol string fields, which are no data.",
+      each((counts) => counts.stringFieldsSkipped),
+    ),
+    counter(
+      "tower_intake_stale_markers_skipped_total",
+      "Prometheus stale markers, which end a series rather than carry a value.",
+      each((counts) => counts.staleMarkersSkipped),
+    ),
+  ];
+}
+
 /**
- * The service's own state as metric families: per metric the data accepted, per observer its
+ * The service's own state as metric families: per way in what it accepted and refused, per metric the data accepted, per observer its
  * delivery status and state, per rule its windows and outputs. Reads every metric's and rule's
  * object (a few at a time), so a scrape costs one request per metric and per rule.
  */
@@ -146,5 +175,6 @@ export async function serviceStateFamilies(env: Env): Promise<Family[]> {
     ),
     ...observerFamilies(observers, now),
     ...ruleFamilies(rules),
+    ...intakeFamilies(),
   ];
 }

@@ -1,0 +1,102 @@
+import { metricNameSchema } from "../../metrics/metric-name";
+import type { Datum } from "../datum";
+import { maxIdentifierLength } from "../rdf-literal-rules";
+import { agentDatumId, seriesHashSeed } from "./datum-id";
+import type { LabelledPoints, RefusedPart } from "./series";
+
+/** How a request asks for its series' keys to be built (its `resource=` and `drop=` parameters). */
+export interface SeriesKeyOptions {
+  /** Labels that may be the primary label, the first present wins. */
+  primary: readonly string[];
+  /** Labels removed before the key is built. */
+  drop: ReadonlySet<string>;
+  maxMetricNameLength: number;
+}
+
+export interface SeriesData {
+  data: Datum[];
+  refused: RefusedPart[];
+}
+
+/** The characters a key's labels are separated by, which labels' own keys and values escape. */
+const keySyntax = /[\\,= ]/g;
+const hasKeySyntax = /[\\,= ]/;
+const controlCharacter = /\p{Cc}/u;
+
+const escapeKeyPart = (text: string) => (hasKeySyntax.test(text) ? text.replace(keySyntax, "\\$&") : text);
+
+type Label = readonly [key: string, value: string];
+
+const byKey = (left: Label, right: Label) => (left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0);
+
+/** The primary label's value, and the labels left once it and the dropped ones are taken out. */
+function splitLabels(series: LabelledPoints, options: SeriesKeyOptions): [string | undefined, Label[]] {
+  const kept = options.drop.size === 0 ? [...series.labels] : series.labels.filter(([key]) => !options.drop.has(key));
+  for (const name of options.primary) {
+    const index = kept.findIndex(([key]) => key === name);
+    if (index >= 0) return [kept.splice(index, 1)[0]![1], kept];
+    const extra = series.primaryOnly?.find(([key]) => key === name && !options.drop.has(key));
+    if (extra) return [extra[1], kept];
+  }
+  return [undefined, kept];
+}
+
+/**
+ * The series' resourceId: the primary label's value, then every other label sorted by key as
+ * `,key=value`, each part escaped; without a primary label the sorted labels alone; without any
+ * label `-`.
+ */
+export function seriesResourceId(series: LabelledPoints, options: SeriesKeyOptions): string {
+  const [primary, labels] = splitLabels(series, options);
+  if (labels.length > 1) labels.sort(byKey);
+  let key = primary === undefined ? "" : escapeKeyPart(primary);
+  for (const [name, value] of labels) {
+    if (key !== "" || primary !== undefined) key += ",";
+    key += `${escapeKeyPart(name)}=${escapeKeyPart(value)}`;
+  }
+  return key === "" ? "-" : key;
+}
+
+function resourceIdProblem(resourceId: string): string | undefined {
+  if (resourceId.length > maxIdentifierLength) {
+    return `its resourceId would be ${resourceId.length} characters long; at most ${maxIdentifierLength} are accepted`;
+  }
+  if (controlCharacter.test(resourceId)) return "its labels hold control characters, which a resourceId may not";
+  return undefined;
+}
+
+/**
+ * The data of the readers' series, each datum with its deterministic id; series and points that
+ * cannot be data (a resourceId too long, a metric name not valid) are refused, the rest kept.
+ */
+export function seriesToData(series: readonly LabelledPoints[], options: SeriesKeyOptions): SeriesData {
+  const data: Datum[] = [];
+  const refused: RefusedPart[] = [];
+  const nameSchema = metricNameSchema(options.maxMetricNameLength);
+  const nameProblems = new Map<string, string | undefined>();
+  const nameProblem = (name: string) => {
+    if (nameProblems.has(name)) return nameProblems.get(name);
+    const result = nameSchema.safeParse(name);
+    const problem = result.success ? undefined : result.error.issues[0]?.message;
+    nameProblems.set(name, problem);
+    return problem;
+  };
+  for (const each of series) {
+    const resourceId = seriesResourceId(each, options);
+    const problem = resourceIdProblem(resourceId);
+    if (problem) {
+      refused.push({ origin: each.origin, message: problem });
+      continue;
+    }
+    const seed = seriesHashSeed(resourceId);
+    for (const { metric, value, timestamp } of each.points) {
+      const metricProblem = nameProblem(metric);
+      if (metricProblem) {
+        refused.push({ origin: each.origin, message: `${JSON.stringify(metric.slice(0, 64))}: ${metricProblem}` });
+        continue;
+      }
+      data.push({ id: agentDatumId(seed, metric, timestamp), metric, timestamp, value, resourceId });
+    }
+  }
+  return { data, refused };
+}

@@ -1,0 +1,159 @@
+import { Hono } from "hono";
+import { describeRoute } from "hono-openapi";
+import { ApiError } from "../../../shared/problems";
+import { answered, emptyAnswer, problemReference } from "../../contract/answers";
+import { settingDefaults } from "../../contract/setting-defaults";
+import type { AppEnv } from "../../http/app-env";
+import type { IntakeRoute } from "../../ops/usage";
+import { acceptReading, agentHandler, describeRefusals, type ErrorAnswer } from "../common/agent-intake";
+import { decodedBody } from "../common/decompress";
+import { influxV1Error, influxV1ErrorSchema, influxV2Error, influxV2ErrorSchema } from "./influx-answers";
+import { type LinePrecision, parseLineProtocol } from "./parser";
+import { v1Precision, v1PrecisionNames, v2Precision, v2PrecisionNames } from "./precision";
+
+/** Without a `host` tag or a `resource=` parameter, a line's resourceId is its sorted tags. */
+const primaryTags = ["host"];
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function bodyText(bytes: Uint8Array): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new ApiError("validation-failed", "The body is not valid UTF-8; nothing was accepted.");
+  }
+}
+
+/**
+ * A write: every valid line accepted, 204 when all were; else 400 naming the first refused lines
+ * (InfluxDB's "partial write"), the valid lines accepted all the same.
+ */
+function writeHandler(
+  route: IntakeRoute,
+  precisionOf: (given: string | undefined) => LinePrecision,
+  answer: ErrorAnswer,
+) {
+  return agentHandler(answer, async (c) => {
+    const config = c.get("config");
+    const precision = precisionOf(c.req.query("precision"));
+    const text = bodyText(await decodedBody(c.req.raw, config.MAX_DECOMPRESSED_BYTES));
+    const parsed = parseLineProtocol(text, precision, Date.now(), config.MAX_AGENT_DATA_PER_REQUEST);
+    const outcome = await acceptReading(c, route, { ...parsed, refusedTotal: parsed.refusedLines }, primaryTags);
+    if (outcome.refusedTotal === 0) return c.body(null, 204);
+    const refusals = describeRefusals(outcome, "line");
+    throw new ApiError(
+      "validation-failed",
+      outcome.accepted > 0
+        ? `partial write: ${refusals}; the other lines' ${outcome.accepted} data were accepted`
+        : `unable to parse: ${refusals}; nothing was accepted`,
+    );
+  });
+}
+
+const lineProtocolBody = {
+  required: false,
+  description:
+    "InfluxDB line protocol, one point a line (`cpu,host=vm1 usage_idle=90 1700000000000000000`), optionally " +
+    "with Content-Encoding: gzip.",
+  content: { "text/plain": { schema: { type: "string" as const } } },
+};
+
+const query = (name: string, description: string, values?: readonly string[]) => ({
+  name,
+  in: "query" as const,
+  required: false,
+  description,
+  schema: values ? { type: "string" as const, enum: [...values] } : { type: "string" as const },
+});
+
+const keyParameters = [
+  query(
+    "resource",
+    "Comma-separated tags, the first present of which is the series' primary label (its value starts the resourceId); default `host`.",
+  ),
+  query("drop", "Comma-separated tags left out of the resourceId."),
+];
+
+/** An error in the API's own shape, or as a problem when the middleware before the route answered. */
+function errorAnswer(description: string, schema: typeof influxV1ErrorSchema | typeof influxV2ErrorSchema) {
+  return {
+    description,
+    content: {
+      "application/json": { schema: answered(schema) },
+      "application/problem+json": { schema: problemReference },
+    },
+  };
+}
+
+function writeAnswers(schema: typeof influxV1ErrorSchema | typeof influxV2ErrorSchema) {
+  return {
+    204: emptyAnswer("Every line was accepted: its data are on the durable intake queue."),
+    400: errorAnswer(
+      "Some lines were refused (`partial write`: the others were accepted; the message names the first refused " +
+        "lines and why), or the body could not be read at all (bad gzip, not UTF-8, an unknown precision: nothing " +
+        "was accepted).",
+      schema,
+    ),
+    413: errorAnswer(
+      `The body is over MAX_BODY_BYTES (${settingDefaults.MAX_BODY_BYTES}), over MAX_DECOMPRESSED_BYTES ` +
+        `(${settingDefaults.MAX_DECOMPRESSED_BYTES}) once decompressed, or holds more than ` +
+        `MAX_AGENT_DATA_PER_REQUEST (${settingDefaults.MAX_AGENT_DATA_PER_REQUEST}) data: nothing was accepted.`,
+      schema,
+    ),
+    415: errorAnswer("A Content-Encoding other than gzip.", schema),
+    503: {
+      ...errorAnswer(
+        "The metric store or the intake queue could not be reached, or the service is stopping: nothing was " +
+          "accepted; send the request again after Retry-After seconds.",
+        schema,
+      ),
+      headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "string" as const } } },
+    },
+  };
+}
+
+/** POST /write: the InfluxDB 1.x write API. Its success is exactly 204: Telegraf resends a batch answered 200. */
+export const influxV1WriteRoutes = new Hono<AppEnv>().post(
+  "/",
+  describeRoute({
+    tags: ["Intake from agents"],
+    summary: "Write line protocol (InfluxDB 1.x API)",
+    description:
+      "For Telegraf's outputs.influxdb and other InfluxDB 1.x clients. Each field of a line is a datum: metric " +
+      "`<measurement>.<field>` (`<measurement>` for a field named `value`), resourceId the `host` tag's value then " +
+      "the other tags sorted, `,key=value` each. String fields are skipped. The token may also come as `p=` or " +
+      "Basic credentials.",
+    parameters: [
+      query("db", "Accepted and ignored: this service keeps no databases."),
+      query("rp", "Accepted and ignored."),
+      query("precision", "The timestamps' unit (default `ns`).", v1PrecisionNames),
+      query("u", "Accepted and ignored (the user of `p`)."),
+      query("p", "The ingest or admin token, for clients that cannot send a header."),
+      ...keyParameters,
+    ],
+    requestBody: lineProtocolBody,
+    responses: writeAnswers(influxV1ErrorSchema),
+  }),
+  writeHandler("/write", v1Precision, influxV1Error),
+);
+
+/** POST /api/v2/write: the InfluxDB 2.x write API. */
+export const influxV2WriteRoutes = new Hono<AppEnv>().post(
+  "/",
+  describeRoute({
+    tags: ["Intake from agents"],
+    summary: "Write line protocol (InfluxDB 2.x API)",
+    description:
+      "For Telegraf's outputs.influxdb_v2 and the InfluxDB 2.x client libraries; the same mapping as /write. The " +
+      "token goes in `Authorization: Token <token>` (or Bearer).",
+    parameters: [
+      query("org", "Accepted and ignored."),
+      query("bucket", "Accepted and ignored."),
+      query("precision", "The timestamps' unit (default `ns`).", v2PrecisionNames),
+      ...keyParameters,
+    ],
+    requestBody: lineProtocolBody,
+    responses: writeAnswers(influxV2ErrorSchema),
+  }),
+  writeHandler("/api/v2/write", v2Precision, influxV2Error),
+);
