@@ -1,6 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { readDeliveryAttemptLine } from "./src/shared/delivery-attempt-line.ts";
+import { SlowestFilesReporter } from "./tools/testing/slowest-files-reporter.ts";
 
 /**
  * A project of tests that run inside workerd against the Worker of wrangler.toml, with `bindings`
@@ -40,6 +41,7 @@ function withoutAttemptLines(log: string): false | undefined {
 
 export default defineConfig({
   test: {
+    reporters: ["default", new SlowestFilesReporter()],
     projects: [
       // The Worker's modules (unit tests beside them) and its API, open as in local development.
       workerProject("worker", ["src/worker/**/*.test.ts", "test/api/**/*.test.ts"], {

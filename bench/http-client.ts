@@ -2,8 +2,11 @@ import { Agent, request } from "node:http";
 
 export interface OutgoingRequest {
   method: "GET" | "POST";
-  body?: string;
+  /** Text, or bytes as a compressing or binary protocol sends them. */
+  body?: string | Uint8Array;
   contentType?: string;
+  /** Further headers, e.g. Content-Encoding. */
+  headers?: Record<string, string>;
 }
 
 /** An HTTP status, or the code of the network error that left the request unanswered (e.g. "ECONNRESET"). */
@@ -11,7 +14,7 @@ export type Outcome = number | string;
 
 /** Sends one request on `agent` (kept-alive connections) and resolves with its outcome. */
 export function send(agent: Agent, url: URL, outgoing: OutgoingRequest): Promise<Outcome> {
-  const { method, body, contentType } = outgoing;
+  const { method, body, contentType, headers } = outgoing;
   return new Promise((resolve) => {
     const pending = request(
       {
@@ -20,10 +23,12 @@ export function send(agent: Agent, url: URL, outgoing: OutgoingRequest): Promise
         port: url.port,
         path: url.pathname + url.search,
         method,
-        headers:
-          body === undefined
+        headers: {
+          ...headers,
+          ...(body === undefined
             ? {}
-            : { "content-type": contentType ?? "application/json", "content-length": Buffer.byteLength(body) },
+            : { "content-type": contentType ?? "application/json", "content-length": Buffer.byteLength(body) }),
+        },
       },
       (response) => {
         response.resume();

@@ -12,11 +12,13 @@ export interface LoadOptions {
   url: string;
   method: "GET" | "POST";
   /** Bodies to send, cycled through; none for GET. */
-  bodies?: readonly string[];
+  bodies?: readonly (string | Uint8Array)[];
   /** Builds the body of the request numbered `sent` when it goes out (e.g. to stamp it with the time); overrides `bodies`. */
   body?: (sent: number) => string;
   /** The bodies' content type; application/json by default. */
   contentType?: string;
+  /** Further headers of every request, e.g. Content-Encoding. */
+  headers?: Record<string, string>;
   expectedStatus: number;
   concurrency: number;
   seconds: number;
@@ -38,7 +40,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const client = async () => {
     while (performance.now() < deadline && sent < (options.requests ?? Infinity)) {
       const body = options.body ? options.body(sent++) : bodies.length > 0 ? bodies[sent++ % bodies.length] : undefined;
-      const outcome = await send(agent, target, { method: options.method, body, contentType: options.contentType });
+      const { method, contentType, headers } = options;
+      const outcome = await send(agent, target, { method, body, contentType, headers });
       completed += 1;
       if (outcome !== options.expectedStatus) errors += 1;
     }

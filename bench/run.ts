@@ -7,6 +7,7 @@ import { readRelayConfig } from "../src/relay/config.ts";
 import { startLocalWorker } from "../tools/start/local-worker.ts";
 import { startRelayChild } from "../tools/start/relay-child.ts";
 import { freePort } from "../tools/testing/free-port.ts";
+import { agentIntakeSection } from "./agent-intake.ts";
 import { deliverySection } from "./delivery-report.ts";
 import { fourObserversSection } from "./four-observers.ts";
 import { connectInfluxDb } from "./influxdb.ts";
@@ -25,8 +26,9 @@ import { towerEdge } from "./tower-edge.ts";
 
 /*
  * The report's parts, run and written in the order of sectionNames (BENCH_SECTIONS picks some).
- * The intake table stays first: the intake ratio at its end is the headline figure. The Targets
- * table follows them all.
+ * The intake table stays first: the intake ratio at its end is the headline figure. The agents'
+ * intake comes last: what it writes to InfluxDB leaves that busy compacting for a while. The
+ * Targets table follows them all.
  */
 const sections: Record<BenchSectionName, BenchSection> = {
   intake: intakeSection,
@@ -37,6 +39,7 @@ const sections: Record<BenchSectionName, BenchSection> = {
   rules: rulesSection,
   isolation: isolationSection,
   soak: soakSection,
+  agents: agentIntakeSection,
 };
 
 /** The relay's entry point, as relay-child.ts starts it: how its process is told from other Node processes. */

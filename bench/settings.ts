@@ -11,6 +11,7 @@ export const sectionNames = [
   "rules",
   "isolation",
   "soak",
+  "agents",
 ] as const;
 export type BenchSectionName = (typeof sectionNames)[number];
 

@@ -45,6 +45,43 @@ const targetList = [
     target: "≤ 2 and ≤ 0.1",
     section: "operations",
   },
+  {
+    id: "agent-line-protocol-vs-influxdb",
+    figure:
+      "line protocol field values/s (Telegraf cpu, 10,000 per request) ÷ InfluxDB 1.6's `/write` of the same bodies",
+    target: "≥ 0.5, plain and gzip",
+    section: "agents",
+  },
+  {
+    id: "agent-cpu-line-protocol",
+    figure: "Worker CPU per accepted datum, line protocol (while the requests ran)",
+    target: "≤ 2 µs, plain and gzip",
+    section: "agents",
+  },
+  {
+    id: "agent-cpu-remote-write",
+    figure: "Worker CPU per accepted datum, Prometheus remote write (while the requests ran)",
+    target: "≤ 2 µs",
+    section: "agents",
+  },
+  {
+    id: "agent-cpu-otlp",
+    figure: "Worker CPU per accepted datum, OTLP protobuf (while the requests ran)",
+    target: "≤ 3 µs",
+    section: "agents",
+  },
+  {
+    id: "agent-queue-messages",
+    figure: "queue messages written per accepted datum, each agent protocol",
+    target: "≤ RDF/JSON 1,000-datum batches'",
+    section: "agents",
+  },
+  {
+    id: "agent-known-metric-object-requests",
+    figure: "Durable Object requests of an agent request whose metrics are known",
+    target: "0",
+    section: "agents",
+  },
 ] as const satisfies readonly { id: string; figure: string; target: string; section: BenchSectionName }[];
 
 export type TargetId = (typeof targetList)[number]["id"];

@@ -17,6 +17,21 @@ interface MetricRow {
   observers: ObserverReport[];
 }
 
+/** What one way in accepted, refused and skipped. */
+interface IntakeRouteRow {
+  route: keyof Usage["intake"];
+  counts: Usage["intake"][keyof Usage["intake"]];
+}
+
+/** How each route is named to a person: by what sends to it. */
+const intakeRouteNames: Record<IntakeRouteRow["route"], string> = {
+  "/monitoringdata": "RDF/JSON",
+  "/write": "InfluxDB 1.x line protocol",
+  "/api/v2/write": "InfluxDB 2.x line protocol",
+  "/api/v1/write": "Prometheus remote write",
+  "/otlp/v1/metrics": "OpenTelemetry (OTLP)",
+};
+
 interface ObserverRow {
   metric: string;
   observer: ObserverReport;
@@ -170,12 +185,34 @@ export function overviewPage(): Page {
     ],
   });
 
+  const intakeRoutes = table<IntakeRouteRow>({
+    label: "Intake by route",
+    keyOf: (row) => row.route,
+    empty: "No intake routes.",
+    columns: [
+      { label: "Sent as", width: "30%", text: (row) => intakeRouteNames[row.route] },
+      { label: "Route", width: "22%", text: (row) => row.route },
+      { label: "Accepted", width: "12%", numeric: true, text: (row) => formatCount(row.counts.dataAccepted) },
+      { label: "Refused", width: "12%", numeric: true, text: (row) => formatCount(row.counts.refused) },
+      {
+        label: "Skipped",
+        width: "24%",
+        text: (row) =>
+          counted([
+            [row.counts.stringFieldsSkipped, "string fields"],
+            [row.counts.staleMarkersSkipped, "stale markers"],
+          ]) || "—",
+      },
+    ],
+  });
+
   const element = h(
     "div",
     { class: "page" },
     pageHeader("Overview", health),
     h("div", { class: "tiles" }, intake.element, metricsTile.element, observersTile.element, rulesTile.element),
     section("Metrics", metrics.element),
+    section("Intake by route, since the last start", intakeRoutes.element),
     section("Observers", observers.element),
     section("Rules", rules.element),
   );
@@ -195,7 +232,13 @@ export function overviewPage(): Page {
       const rate = rateOf(usage);
       intake.set(
         rate === undefined ? "Measuring…" : formatRate(rate),
-        `${data(usage.dataAccepted)} accepted by this instance`,
+        `${data(usage.dataAccepted)} accepted since the last start`,
+      );
+      intakeRoutes.update(
+        (Object.keys(intakeRouteNames) as IntakeRouteRow["route"][]).map((route) => ({
+          route,
+          counts: usage.intake[route],
+        })),
       );
 
       const active = metricList.filter((row) => (recentMinutes(row.metric) ?? 0) > 0).length;

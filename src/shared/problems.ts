@@ -74,14 +74,39 @@ export interface ProblemBody {
   errors?: FieldProblem[];
 }
 
+/**
+ * The most problems an answer lists. A request can hold any number of faults (a document of
+ * thousands of rules, each wrong); listing them all would make the answer many times the request.
+ */
+export const maxListedProblems = 100;
+
+/** The longest path or message of a listed problem; a longer one (which echoes the request) is cut. */
+export const maxProblemTextLength = 1_000;
+
+/** `text` cut to `maxProblemTextLength` characters, never inside a surrogate pair, ending in "…" when cut. */
+function bounded(text: string): string {
+  if (text.length <= maxProblemTextLength) return text;
+  const kept = text.slice(0, maxProblemTextLength - 1);
+  return `${/[\uD800-\uDBFF]$/.test(kept) ? kept.slice(0, -1) : kept}…`;
+}
+
 export function problemBody(error: ApiError): ProblemBody {
+  const problems = error.problems ?? [];
+  const unlisted = problems.length - maxListedProblems;
   const body: ProblemBody = {
     type: `urn:tower-edge:problem:${error.code}`,
     title: problemKinds[error.code].title,
     status: error.status,
-    detail: error.message,
+    detail:
+      unlisted > 0
+        ? `${error.message} The first ${maxListedProblems} problems are listed, and ${unlisted} more problems are not.`
+        : error.message,
   };
-  if (error.problems && error.problems.length > 0) body.errors = error.problems;
+  if (problems.length > 0) {
+    body.errors = problems
+      .slice(0, maxListedProblems)
+      .map((problem) => ({ path: bounded(problem.path), message: bounded(problem.message) }));
+  }
   return body;
 }
 

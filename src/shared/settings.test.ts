@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  choiceSetting,
   flagSetting,
   integerSetting,
   listSetting,
@@ -72,6 +73,12 @@ describe("the messages refusing a value", () => {
 
   it.each(["yes", "1", "on"])("say what a flag takes (%s)", (value) => {
     expect(problemsOf(z.object({ ON: flagSetting(false) }), { ON: value })).toEqual(['ON: expected "true" or "false"']);
+  });
+
+  it("list the choices of a choice setting, and read one in any letter case", () => {
+    const schema = z.object({ LEVEL: choiceSetting(["low", "mid", "high"], "mid") });
+    expect(problemsOf(schema, { LEVEL: "max" })).toEqual(['LEVEL: expected "low", "mid" or "high"']);
+    expect(readSettings(schema, { LEVEL: " HIGH " }, "test")).toEqual({ LEVEL: "high" });
   });
 
   it.each([" , ", "5, soon", "-1", "61"])("say what a list of numbers takes (%o)", (value) => {

@@ -12,6 +12,7 @@ import type { AppEnv } from "./http/app-env";
 import { authentication } from "./http/auth";
 import { pingRoutes, queryRoutes } from "./intake/line-protocol/handshake-routes";
 import { influxV1WriteRoutes, influxV2WriteRoutes } from "./intake/line-protocol/write-routes";
+import { otlpMetricsRoutes } from "./intake/otlp/routes";
 import { remoteWriteRoutes } from "./intake/remote-write/routes";
 import { monitoringDataRoutes } from "./intake/routes";
 import { metricRoutes } from "./metrics/metric-routes";
@@ -49,7 +50,8 @@ function createApi() {
     .route("/api/v2/write", influxV2WriteRoutes)
     .route("/ping", pingRoutes)
     .route("/query", queryRoutes)
-    .route("/api/v1/write", remoteWriteRoutes);
+    .route("/api/v1/write", remoteWriteRoutes)
+    .route("/otlp/v1/metrics", otlpMetricsRoutes);
   // The document describes `api` as it is once these are added: /openapi.json and /docs included.
   return api.route("/", contractRoutes(api));
 }

@@ -1,24 +1,34 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatumInput, rdfJsonBody } from "../../tools/testing/monitoring-data.ts";
 import { noDeliveriesYet } from "../support/delivery-status.ts";
+import { referenceModel, referenceModelStored } from "../support/model.ts";
 import { type HttpReceiver, startHttpReceiver } from "./support/http-receiver.ts";
 import { eventually, type Service, startService } from "./support/service.ts";
 
-let service: Service | undefined;
+/*
+ * One service for the file: each test restarts it on its state and checks what it made itself
+ * (its own metric), so that neither depends on what the other left.
+ */
+let service: Service;
 let receiver: HttpReceiver | undefined;
 
-afterEach(async () => {
+beforeAll(async () => {
+  // Retries every second or so for about 20 s: an observer is down for less than that.
+  service = await startService({ RETRY_SCHEDULE: `0.5${",1".repeat(19)}` });
+});
+
+afterAll(async () => {
   await service?.stop();
   await receiver?.close();
-  service = undefined;
-  receiver = undefined;
 });
 
 describe("a restart of the Worker on the same on-disk state", () => {
-  it("keeps metrics and observers", async () => {
+  it("keeps the model, metrics and observers", async () => {
     const observersPath = "/v1/metrics/FrontendCPUUtilization/observers";
-    service = await startService();
     const call = service.call;
+    expect(await call("PUT", "/v1/resources", referenceModel)).toEqual({ status: 204, body: undefined });
+    const model = await call("GET", "/v1/resources");
+    expect(model).toEqual({ status: 200, body: referenceModelStored });
     expect((await call("PUT", "/v1/metrics/FrontendCPUUtilization", { unit: "percent" })).status).toBe(201);
     const graphite = await call("POST", observersPath, {
       format: "GRAPHITE",
@@ -35,7 +45,15 @@ describe("a restart of the Worker on the same on-disk state", () => {
     expect((await call("PATCH", `${observersPath}/${webhook.body.id}`, { state: "paused" })).status).toBe(200);
     await service.restart();
 
-    expect(await call("GET", "/metrics")).toEqual({ status: 200, body: ["FrontendCPUUtilization"] });
+    expect(await call("GET", "/v1/resources")).toEqual(model);
+    expect(await call("GET", "/resources/mic1")).toEqual({
+      status: 200,
+      body: { clazz: "InternalComponent", ...referenceModel.internalComponents[0] },
+    });
+    expect(await call("GET", "/metrics")).toMatchObject({
+      status: 200,
+      body: expect.arrayContaining(["FrontendCPUUtilization"]),
+    });
     expect(await call("GET", "/metrics/FrontendCPUUtilization")).toMatchObject({
       status: 200,
       body: { id: "FrontendCPUUtilization", unit: "percent", observers: 2, dataAccepted: 0 },
@@ -63,8 +81,6 @@ describe("a restart of the Worker on the same on-disk state", () => {
   });
 
   it("keeps an observer's backlog: data posted while it is down arrive after the restart, every one, in order", async () => {
-    // Retries every second or so for about 20 s: the observer is down for less than that.
-    service = await startService({ RETRY_SCHEDULE: `0.5${",1".repeat(19)}` });
     receiver = await startHttpReceiver();
     await receiver.stop();
     const metric = "restarted";
@@ -75,7 +91,7 @@ describe("a restart of the Worker on the same on-disk state", () => {
     });
     expect(registered.status).toBe(201);
     const observerPath = `/v1/metrics/${metric}/observers/${registered.body.id}`;
-    const status = async () => (await service!.call("GET", observerPath)).body.status;
+    const status = async () => (await service.call("GET", observerPath)).body.status;
 
     let sequence = 0;
     const post = async (count: number) => {
@@ -83,7 +99,7 @@ describe("a restart of the Worker on the same on-disk state", () => {
         sequence += 1;
         return { id: `d${sequence}`, metric, timestamp: 1_000 * sequence, value: sequence, resourceId: "vm" };
       });
-      expect((await service!.call("POST", "/monitoringdata", rdfJsonBody(data))).status).toBe(204);
+      expect((await service.call("POST", "/monitoringdata", rdfJsonBody(data))).status).toBe(204);
     };
 
     // The first post fails (connection refused) and starts the backlog; the next ones join it.

@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, expect } from "vitest";
 import { type LaunchedService, launchService, stopIfRunning } from "../../tools/start/testing/launched-service.ts";
 import { itUnderNpmStartOnly } from "./support/local-server.ts";
@@ -169,7 +168,8 @@ it("delivers every datum accepted while traffic goes on through a SIGINT, and re
     durationMs: 60_000,
     stop: stopped,
   });
-  await sleep(2_000);
+  // The SIGINT comes once data flow all the way to the observer.
+  await eventually(() => target.distinct() >= 1_000, 30_000, { what: "1,000 data at the observer" });
   first.launcher.child.kill("SIGINT");
   expect(await first.launcher.exited).toBe(0);
   const requests = await traffic;

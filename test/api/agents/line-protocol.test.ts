@@ -15,7 +15,10 @@ describe("POST /write and /api/v2/write", () => {
     "accepts line protocol at %s with exactly 204 and no body",
     async (path) => {
       const metric = `lp${path.replaceAll("/", "_")}`;
-      const response = await write(`${path}?db=telegraf&precision=ms`, `${metric},host=vm1,cpu=cpu0 usage=90 1700000000123\n`);
+      const response = await write(
+        `${path}?db=telegraf&precision=ms`,
+        `${metric},host=vm1,cpu=cpu0 usage=90 1700000000123\n`,
+      );
       expect({ status: response.status, body: await response.text() }).toEqual({ status: 204, body: "" });
       expect(await waitForData(`${metric}.usage`, 1)).toMatchObject([
         { resourceId: "vm1,cpu=cpu0", value: 90, timestamp: 1700000000123 },
@@ -32,14 +35,21 @@ describe("POST /write and /api/v2/write", () => {
   });
 
   it("accepts the valid lines of a partly bad body and names the bad ones in InfluxDB's shape", async () => {
-    const body = ["partial,host=a value=1 1700000000000000000", "partial,host=b value=", "partial,host=c value=3 1700000000000000000"].join("\n");
+    const body = [
+      "partial,host=a value=1 1700000000000000000",
+      "partial,host=b value=",
+      "partial,host=c value=3 1700000000000000000",
+    ].join("\n");
     const v1 = await write("/write", body);
     expect(v1.status).toBe(400);
     const v1Body = (await v1.json()) as { error: string };
     expect(v1Body.error).toMatch(/^partial write: line 2: /);
     const v2 = await write("/api/v2/write", body);
     expect(v2.status).toBe(400);
-    expect(await v2.json()).toMatchObject({ code: "invalid", message: expect.stringMatching(/^partial write: line 2: /) });
+    expect(await v2.json()).toMatchObject({
+      code: "invalid",
+      message: expect.stringMatching(/^partial write: line 2: /),
+    });
     const kept = await waitForData("partial", 4);
     expect(kept.map((datum) => datum.resourceId).sort()).toEqual(["a", "a", "c", "c"]);
   });

@@ -1,7 +1,7 @@
 import { OTLPMetricExporter as JsonExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { OTLPMetricExporter as ProtobufExporter } from "@opentelemetry/exporter-metrics-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { MeterProvider, type PushMetricExporter, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
+import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from "@opentelemetry/sdk-metrics";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Service, startService } from "../support/service.ts";
 import { observeInTowerJson, type TowerDatum, type TowerObserver } from "../support/tower-observer.ts";
@@ -40,7 +40,8 @@ const metricsOf = (prefix: string) => [
 beforeAll(async () => {
   service = await startService({ AUTH_DISABLED: "false", ADMIN_TOKEN: "admin-e2e", INGEST_TOKEN: "ingest-e2e" });
   for (const encoding of Object.keys(encodings)) {
-    for (const metric of metricsOf(`otel.${encoding}`)) observers.set(metric, await observeInTowerJson(service, metric));
+    for (const metric of metricsOf(`otel.${encoding}`))
+      observers.set(metric, await observeInTowerJson(service, metric));
   }
 });
 
@@ -49,7 +50,7 @@ afterAll(async () => {
   await service?.stop();
 });
 
-/** Records one value of each instrument and exports them once. */
+/** Records one value of each instrument and exports them once, as the SDK does when its provider shuts down. */
 async function exportOnce(prefix: string, exporter: PushMetricExporter): Promise<number> {
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
   const provider = new MeterProvider({
@@ -62,33 +63,40 @@ async function exportOnce(prefix: string, exporter: PushMetricExporter): Promise
   const latency = meter.createHistogram(`${prefix}.latency`, { advice: { explicitBucketBoundaries: [0.1, 1, 10] } });
   for (const seconds of [0.05, 0.5, 5]) latency.record(seconds);
   const exportedAround = Date.now();
-  await reader.forceFlush();
+  // Shutting down exports once more, as an application ending does: the one export of this test.
   await provider.shutdown();
   return exportedAround;
 }
 
 const received = (metric: string): TowerDatum[] => observers.get(metric)!.data();
 
-describe.each(Object.keys(encodings) as (keyof typeof encodings)[])("the OpenTelemetry SDK exporting %s", (encoding) => {
-  it("delivers gauges, sums and histograms as the contract maps them", async () => {
-    const prefix = `otel.${encoding}`;
-    const exportedAround = await exportOnce(prefix, encodings[encoding]());
-    await eventually(() => received(`${prefix}.latency.bucket`).length >= 4, 30_000, { what: "the histogram's buckets" });
-    await eventually(() => metricsOf(prefix).every((metric) => received(metric).length > 0), 30_000);
+describe.each(Object.keys(encodings) as (keyof typeof encodings)[])(
+  "the OpenTelemetry SDK exporting %s",
+  (encoding) => {
+    it("delivers gauges, sums and histograms as the contract maps them", async () => {
+      const prefix = `otel.${encoding}`;
+      const exportedAround = await exportOnce(prefix, encodings[encoding]());
+      await eventually(() => received(`${prefix}.latency.bucket`).length >= 4, 30_000, {
+        what: "the histogram's buckets",
+      });
+      await eventually(() => metricsOf(prefix).every((metric) => received(metric).length > 0), 30_000);
 
-    const only = (metric: string) => {
-      const [datum, ...more] = received(metric);
-      expect(more).toEqual([]);
-      expect(Math.abs(datum!.timestamp - exportedAround)).toBeLessThan(30_000);
-      return { resourceId: datum!.resourceId, value: datum!.value };
-    };
-    expect(only(`${prefix}.temperature`)).toEqual({ resourceId: "pod-7,room=lab", value: 21.5 });
-    expect(only(`${prefix}.requests`)).toEqual({ resourceId: "pod-7,code=200", value: 3 });
-    expect(only(`${prefix}.latency.count`)).toEqual({ resourceId: "pod-7", value: 3 });
-    expect(only(`${prefix}.latency.sum`)).toEqual({ resourceId: "pod-7", value: 5.55 });
-    expect(only(`${prefix}.latency.min`)).toEqual({ resourceId: "pod-7", value: 0.05 });
-    expect(only(`${prefix}.latency.max`)).toEqual({ resourceId: "pod-7", value: 5 });
-    const buckets = Object.fromEntries(received(`${prefix}.latency.bucket`).map((datum) => [datum.resourceId, datum.value]));
-    expect(buckets).toEqual({ "pod-7,le=0.1": 1, "pod-7,le=1": 2, "pod-7,le=10": 3, "pod-7,le=+Inf": 3 });
-  });
-});
+      const only = (metric: string) => {
+        const [datum, ...more] = received(metric);
+        expect(more).toEqual([]);
+        expect(Math.abs(datum!.timestamp - exportedAround)).toBeLessThan(30_000);
+        return { resourceId: datum!.resourceId, value: datum!.value };
+      };
+      expect(only(`${prefix}.temperature`)).toEqual({ resourceId: "pod-7,room=lab", value: 21.5 });
+      expect(only(`${prefix}.requests`)).toEqual({ resourceId: "pod-7,code=200", value: 3 });
+      expect(only(`${prefix}.latency.count`)).toEqual({ resourceId: "pod-7", value: 3 });
+      expect(only(`${prefix}.latency.sum`)).toEqual({ resourceId: "pod-7", value: 5.55 });
+      expect(only(`${prefix}.latency.min`)).toEqual({ resourceId: "pod-7", value: 0.05 });
+      expect(only(`${prefix}.latency.max`)).toEqual({ resourceId: "pod-7", value: 5 });
+      const buckets = Object.fromEntries(
+        received(`${prefix}.latency.bucket`).map((datum) => [datum.resourceId, datum.value]),
+      );
+      expect(buckets).toEqual({ "pod-7,le=0.1": 1, "pod-7,le=1": 2, "pod-7,le=10": 3, "pod-7,le=+Inf": 3 });
+    });
+  },
+);

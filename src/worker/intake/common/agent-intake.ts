@@ -79,10 +79,16 @@ export async function acceptReading(
 /** How many refusals an answer names; the rest are counted. */
 const namedRefusals = 10;
 
-/** `what 3: why; what 7: why (and 5 more)`: the first refusals of a request, for the protocol's error message. */
-export function describeRefusals({ refused, refusedTotal }: AgentOutcome, what: string): string {
-  const named = refused.slice(0, namedRefusals).map(({ origin, message }) => `${what} ${origin}: ${message}`);
-  const more = refusedTotal - named.length;
+/**
+ * `what 3: why; what 7: why (and 5 more)`: the first refusals of a request, for the protocol's
+ * error message; `total` counts those not described too. Without `what`, the messages name their
+ * place themselves.
+ */
+export function describeRefusals(refused: readonly RefusedPart[], total: number, what?: string): string {
+  const named = refused
+    .slice(0, namedRefusals)
+    .map(({ origin, message }) => (what === undefined ? message : `${what} ${origin}: ${message}`));
+  const more = total - named.length;
   return `${named.join("; ")}${more > 0 ? ` (and ${more} more)` : ""}`;
 }
 

@@ -41,8 +41,14 @@ export function agentDatumId(seed: SeriesHashSeed, metric: string, timestamp: nu
   laneB = seed.b;
   mixText(metric);
   mixCode(0x1_0000);
-  mixCode(timestamp >>> 0);
-  mixCode(Math.floor(timestamp / 4_294_967_296) | 0);
+  // In 16-bit pieces, like characters: 32-bit words with their high bits set (a negative
+  // timestamp's) can undo each other's mixing, which gave the timestamps -1 and 2^32 + 1 one id.
+  const low = timestamp >>> 0;
+  const high = Math.floor(timestamp / 4_294_967_296) >>> 0;
+  mixCode(low & 0xffff);
+  mixCode(low >>> 16);
+  mixCode(high & 0xffff);
+  mixCode(high >>> 16);
   const a = Math.imul(laneA ^ (laneA >>> 16), 0x85ebca6b) ^ Math.imul(laneB ^ (laneB >>> 13), 0xc2b2ae35);
   const b = Math.imul(laneB ^ (laneB >>> 16), 0x85ebca6b) ^ Math.imul(a ^ (a >>> 13), 0xc2b2ae35);
   return hex(a) + hex(b);

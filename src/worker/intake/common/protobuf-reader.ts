@@ -20,9 +20,14 @@ export const wireType = { varint: 0, fixed64: 1, lengthDelimited: 2, fixed32: 5 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const twoTo32 = 4_294_967_296;
 
+/**
+ * Where a double's eight bytes are put together, one for all readers (no read spans a call): a
+ * DataView per reader would be allocated for every embedded message, as many as a body has samples.
+ */
+const float64Bytes = new DataView(new ArrayBuffer(8));
+
 export class ProtobufReader {
   private position: number;
-  private readonly view: DataView;
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -30,7 +35,6 @@ export class ProtobufReader {
     private readonly end = bytes.length,
   ) {
     this.position = start;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   get offset(): number {
@@ -67,20 +71,22 @@ export class ProtobufReader {
   }
 
   double(): number {
-    const value = this.view.getFloat64(this.reserve(8), true);
-    return value;
+    const at = this.reserve(8);
+    float64Bytes.setUint32(0, this.uint32At(at), true);
+    float64Bytes.setUint32(4, this.uint32At(at + 4), true);
+    return float64Bytes.getFloat64(0, true);
   }
 
-  /** A fixed64 (or sfixed64 with `signed`) as its low and high 32-bit halves, for exact arithmetic. */
+  /** A fixed64 as its low and high 32-bit halves, for exact arithmetic. */
   fixed64Halves(): [low: number, high: number] {
     const at = this.reserve(8);
-    return [this.view.getUint32(at, true), this.view.getUint32(at + 4, true)];
+    return [this.uint32At(at), this.uint32At(at + 4)];
   }
 
   /** A sfixed64 as the nearest double. */
   sfixed64(): number {
     const at = this.reserve(8);
-    return this.view.getInt32(at + 4, true) * twoTo32 + this.view.getUint32(at, true);
+    return (this.uint32At(at + 4) | 0) * twoTo32 + this.uint32At(at);
   }
 
   /** A fixed64 as the nearest double. */
@@ -167,6 +173,12 @@ export class ProtobufReader {
       if (byte < 0x80) return [low >>> 0, high >>> 0];
     }
     throw new ProtobufError("a varint is longer than 10 bytes", start);
+  }
+
+  /** The little-endian 32-bit unsigned integer at `at`, which reserve() has checked. */
+  private uint32At(at: number): number {
+    const bytes = this.bytes;
+    return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
   }
 
   private reserve(size: number): number {

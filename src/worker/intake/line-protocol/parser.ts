@@ -43,7 +43,7 @@ export const refusalDetailLimit = 100;
 
 /** How much of a bad line its refusal quotes. */
 const excerptLength = 64;
-/** Up to this many tags, duplicates are looked for pair by pair; past it, with a set. */
+/** Up to this many tags, duplicates are looked for pair by pair (no allocation); past it, with a set (linear). */
 const tagsComparedPairwise = 8;
 
 const tab = 9;
@@ -64,6 +64,11 @@ type Label = readonly [key: string, value: string];
 
 const noLabels: readonly Label[] = [];
 
+interface KnownField {
+  key: string;
+  metric: string;
+}
+
 /**
  * The series and refusals of a line-protocol body. Timestamps are in `precision`; a line without
  * one is stamped `arrivalMs`. Past `maxPoints` points, reading stops (`tooMany`).
@@ -77,7 +82,7 @@ export function parseLineProtocol(
   return new LineProtocolParser(text, precision, arrivalMs, maxPoints).read();
 }
 
-/** Whether the character is escaped by a backslash in names: measurements escape `,` and space, keys and tag values also `=`. */
+/** Whether a backslash escapes the character: in measurements `,` and space, in keys and tag values also `=`. */
 const isEscapable = (code: number, isKey: boolean) => code === comma || code === space || (isKey && code === equals);
 
 /** `text[start, end)` with its escapes resolved; a backslash before any other character stays. */
@@ -104,9 +109,11 @@ function hasDuplicateKey(labels: readonly Label[]): boolean {
 /** A character as a refusal names it: quoted, control characters escaped. */
 const characterName = (code: number) => JSON.stringify(String.fromCharCode(code));
 
-/** The start of a line, for its refusal: at most `excerptLength` characters, never half a surrogate pair. */
-function excerpt(text: string, start: number, lineEnd: number): string {
-  const end = lineEnd > start && text.charCodeAt(lineEnd - 1) === carriageReturn ? lineEnd - 1 : lineEnd;
+/** A refused line as its message quotes it: its first line, at most `excerptLength` characters, never half a surrogate pair. */
+function excerpt(text: string, start: number): string {
+  const newline = text.indexOf("\n", start);
+  let end = newline === -1 ? text.length : newline;
+  if (end > start && text.charCodeAt(end - 1) === carriageReturn) end--;
   if (end - start <= excerptLength) return text.slice(start, end);
   let cut = start + excerptLength;
   const last = text.charCodeAt(cut - 1);
@@ -119,6 +126,15 @@ class LineProtocolParser {
   private line = 1;
   /** Why the line being read is refused. */
   private problem = "";
+  /** Whether the last name read held an escape. */
+  private nameEscaped = false;
+  // What earlier lines held, reused when a line repeats it: a body's lines mostly share their
+  // measurement, field keys and tags, and a name read again would be a new string each time.
+  private lastMeasurement = "";
+  /** The field keys of `lastMeasurement` by their place in the line. */
+  private knownFields: KnownField[] = [];
+  /** Tags by their place in the line, with the text they were read from. */
+  private readonly knownTags: { text: string; label: Label }[] = [];
   private readonly end: number;
   private readonly result: LineProtocolResult = {
     series: [],
@@ -165,7 +181,7 @@ class LineProtocolParser {
     return code === -1 || code === lineFeed || code === carriageReturn;
   }
 
-  /** Moves past the end of a line (`\n`, `\r\n`, or `\r` ending the body) and says so; false anywhere else. */
+  /** Moves past the end of a line (`\n`, `\r\n`, or a `\r` that ends the body) and says so; false anywhere else. */
   private takeLineEnd(): boolean {
     const code = this.code();
     if (code === -1) return true;
@@ -185,6 +201,7 @@ class LineProtocolParser {
     return true;
   }
 
+  /** Records why the line being read is refused. */
   private fail(problem: string): false {
     this.problem = problem;
     return false;
@@ -224,7 +241,77 @@ class LineProtocolParser {
       }
     }
     this.position = index;
+    this.nameEscaped = escaped;
     return escaped ? unescaped(text, start, index, isKey) : text.slice(start, index);
+  }
+
+  /** Whether the text at the reading position is `known` followed by one of the two separators. */
+  private repeats(known: string, separator: number, otherSeparator: number): boolean {
+    if (!this.text.startsWith(known, this.position)) return false;
+    const next = this.text.charCodeAt(this.position + known.length);
+    return next === separator || next === otherSeparator;
+  }
+
+  /**
+   * The measurement. One written without escapes is remembered: when the next line repeats it,
+   * the same string serves, and so do its field keys and metrics.
+   */
+  private measurement(): string {
+    if (this.lastMeasurement !== "" && this.repeats(this.lastMeasurement, comma, space)) {
+      this.position += this.lastMeasurement.length;
+      return this.lastMeasurement;
+    }
+    const measurement = this.name(false);
+    const next = this.code();
+    if (measurement !== "" && !this.nameEscaped && (next === comma || next === space)) {
+      this.lastMeasurement = measurement;
+      this.knownFields = [];
+    }
+    return measurement;
+  }
+
+  /**
+   * The tag at the reading position (the `index`th of its line), the previous line's when it
+   * repeats it; false with the problem.
+   */
+  private tag(index: number): Label | false {
+    const known = this.knownTags[index];
+    if (known !== undefined && this.repeats(known.text, comma, space)) {
+      this.position += known.text.length;
+      return known.label;
+    }
+    const start = this.position;
+    const key = this.name(true);
+    if (key === "") return this.fail(this.missing("tag key"));
+    if (this.code() !== equals) return this.fail(`missing '=' after tag key "${key}"`);
+    this.position++;
+    const value = this.name(true);
+    if (value === "") return this.fail(this.missing(`value of tag "${key}"`));
+    const label: Label = [key, value];
+    const next = this.code();
+    // The text as sent, escapes and all, followed by the same separator, reads as the same tag.
+    if (next === comma || next === space)
+      this.knownTags[index] = { text: this.text.slice(start, this.position), label };
+    return label;
+  }
+
+  /**
+   * The field key at the reading position (the `index`th of its line) and its metric, the previous
+   * line's when it repeats them; false with the problem.
+   */
+  private field(index: number, measurement: string): KnownField | false {
+    const remembered = measurement === this.lastMeasurement;
+    const known = remembered ? this.knownFields[index] : undefined;
+    if (known !== undefined && this.repeats(known.key, equals, equals)) {
+      this.position += known.key.length;
+      return known;
+    }
+    const key = this.name(true);
+    if (key === "") return this.fail(this.missing("field key"));
+    if (this.code() !== equals) return this.fail(`missing '=' after field key "${key}"`);
+    const field = { key, metric: key === "value" ? measurement : `${measurement}.${key}` };
+    if (remembered && !this.nameEscaped) this.knownFields[index] = field;
+    return field;
   }
 
   /** Why a name was expected and is missing here, or which character stands in its way. */
@@ -265,7 +352,7 @@ class LineProtocolParser {
   /** A point's line: measurement, tags, fields, timestamp; kept, or false with the problem. */
   private point(origin: number): boolean {
     const { text, result } = this;
-    const measurement = this.name(false);
+    const measurement = this.measurement();
     if (measurement === "") {
       const code = this.code();
       return this.fail(
@@ -278,14 +365,10 @@ class LineProtocolParser {
     let tags: Label[] | undefined;
     while (this.code() === comma) {
       this.position++;
-      const key = this.name(true);
-      if (key === "") return this.fail(this.missing("tag key"));
-      if (this.code() !== equals) return this.fail(`missing '=' after tag key "${key}"`);
-      this.position++;
-      const value = this.name(true);
-      if (value === "") return this.fail(this.missing(`value of tag "${key}"`));
       tags ??= [];
-      tags.push([key, value]);
+      const tag = this.tag(tags.length);
+      if (tag === false) return false;
+      tags.push(tag);
     }
     if (tags && tags.length > 1 && hasDuplicateKey(tags)) return this.fail("duplicate tag keys");
     if (this.code() !== space) {
@@ -300,27 +383,20 @@ class LineProtocolParser {
 
     const points: SeriesPoint[] = [];
     let strings = 0;
-    let metricPrefix = "";
-    for (;;) {
-      const key = this.name(true);
-      if (key === "") return this.fail(this.missing("field key"));
-      if (this.code() !== equals) return this.fail(`missing '=' after field key "${key}"`);
+    for (let index = 0; ; index++) {
+      const field = this.field(index, measurement);
+      if (field === false) return false;
       const valueStart = ++this.position;
       if (this.code() === quote) {
-        if (!this.skipString()) return this.fail(`unterminated string in field "${key}"`);
+        if (!this.skipString()) return this.fail(`unterminated string in field "${field.key}"`);
         strings++;
       } else {
         const valueEnd = this.valueEnd();
-        if (valueEnd === valueStart) return this.fail(`missing value of field "${key}"`);
+        if (valueEnd === valueStart) return this.fail(`missing value of field "${field.key}"`);
         const value = fieldValue(text, valueStart, valueEnd);
-        if (typeof value === "string") return this.fail(`${value} in field "${key}"`);
+        if (typeof value === "string") return this.fail(`${value} in field "${field.key}"`);
         this.position = valueEnd;
-        if (key === "value") {
-          points.push({ metric: measurement, value, timestamp: 0 });
-        } else {
-          if (metricPrefix === "") metricPrefix = `${measurement}.`;
-          points.push({ metric: metricPrefix + key, value, timestamp: 0 });
-        }
+        points.push({ metric: field.metric, value, timestamp: 0 });
       }
       if (this.code() !== comma) break;
       this.position++;
@@ -333,7 +409,7 @@ class LineProtocolParser {
     let timestamp = this.arrivalMs;
     if (!this.takeLineEnd()) {
       const read = this.timestamp();
-      if (read === undefined) return false;
+      if (read === false) return false;
       timestamp = read;
     }
 
@@ -349,8 +425,8 @@ class LineProtocolParser {
     return true;
   }
 
-  /** The timestamp ending the line, in milliseconds, and past the line's end; undefined with the problem. */
-  private timestamp(): number | undefined {
+  /** The timestamp ending the line, in milliseconds, and past the line's end; false with the problem. */
+  private timestamp(): number | false {
     const { text, end } = this;
     const start = this.position;
     let index = start;
@@ -359,20 +435,12 @@ class LineProtocolParser {
       if (code !== minus && (code < zero || code > nine)) break;
     }
     this.position = index;
-    if (index === start || !(this.atLineEnd() || this.code() === space)) {
-      this.fail("invalid timestamp");
-      return undefined;
-    }
+    if (index === start || !(this.atLineEnd() || this.code() === space)) return this.fail("invalid timestamp");
     const milliseconds = timestampMilliseconds(text, start, index, this.precision);
-    if (typeof milliseconds === "string") {
-      this.fail(milliseconds === "invalid" ? "invalid timestamp" : "timestamp out of range");
-      return undefined;
-    }
+    if (milliseconds === "invalid") return this.fail("invalid timestamp");
+    if (milliseconds === "out of range") return this.fail("timestamp out of range");
     this.skipSpaces();
-    if (!this.takeLineEnd()) {
-      this.fail("unexpected text after the timestamp");
-      return undefined;
-    }
+    if (!this.takeLineEnd()) return this.fail("unexpected text after the timestamp");
     return milliseconds;
   }
 
@@ -380,12 +448,11 @@ class LineProtocolParser {
   private refuse(start: number, origin: number): void {
     const { text, result } = this;
     const newline = text.indexOf("\n", this.position);
-    const lineEnd = newline === -1 ? this.end : newline;
     this.position = newline === -1 ? this.end : newline + 1;
     if (newline !== -1) this.line++;
     result.refusedLines++;
     if (result.refused.length < refusalDetailLimit) {
-      result.refused.push({ origin, message: `unable to parse '${excerpt(text, start, lineEnd)}': ${this.problem}` });
+      result.refused.push({ origin, message: `unable to parse '${excerpt(text, start)}': ${this.problem}` });
     }
   }
 }

@@ -40,7 +40,7 @@ function writeHandler(
     const parsed = parseLineProtocol(text, precision, Date.now(), config.MAX_AGENT_DATA_PER_REQUEST);
     const outcome = await acceptReading(c, route, { ...parsed, refusedTotal: parsed.refusedLines }, primaryTags);
     if (outcome.refusedTotal === 0) return c.body(null, 204);
-    const refusals = describeRefusals(outcome, "line");
+    const refusals = describeRefusals(outcome.refused, outcome.refusedTotal, "line");
     throw new ApiError(
       "validation-failed",
       outcome.accepted > 0

@@ -97,7 +97,7 @@ function readRequest(body: unknown, mapping: MetricsMapping): void {
 function readResourceMetrics(value: unknown, path: string, mapping: MetricsMapping): void {
   const resourceMetrics = requiredObject(value, path);
   const resource = optionalObject(field(resourceMetrics, "resource"), `${path}.resource`);
-  const attributes = resource && attributesAt(field(resource, "attributes"), `${path}.resource.attributes`, 0);
+  const attributes = resource && attributesAt(field(resource, "attributes"), `${path}.resource.attributes`);
   const labels = attributeLabels(attributes ?? []);
   const scopes = arrayAt(field(resourceMetrics, "scopeMetrics", "scope_metrics"), `${path}.scopeMetrics`);
   for (const [index, scopeMetrics] of scopes.entries()) {
@@ -154,7 +154,7 @@ function decodedPoint(value: unknown, kind: DataKind): DataPoint {
 function pointFields(point: JsonObject): { attributes: Attribute[]; time: number | undefined; flags: number } {
   const nanos = integerAt(field(point, "timeUnixNano", "time_unix_nano"), "timeUnixNano", uint64Range);
   return {
-    attributes: attributesAt(field(point, "attributes"), "attributes", 0),
+    attributes: attributesAt(field(point, "attributes"), "attributes"),
     time: nanos === 0n ? undefined : Number(nanos / 1_000_000n),
     flags: Number(integerAt(field(point, "flags"), "flags", uint32Range)),
   };
@@ -213,24 +213,32 @@ function summaryPoint(point: JsonObject): SummaryPoint {
   };
 }
 
-/** Attributes: a list of KeyValue, `nesting` arrays and kvlists deep. */
-function attributesAt(value: unknown, path: string, nesting: number): Attribute[] {
+/** How deep in arrays and kvlists a value is, and the attribute value that holds it all, to name in a refusal. */
+interface Nesting {
+  depth: number;
+  outermost: string;
+}
+
+/** Attributes: a list of KeyValue, the values of a kvlist when `within` one. */
+function attributesAt(value: unknown, path: string, within?: Nesting): Attribute[] {
   return arrayAt(value, path).map((item, index) => {
     const itemPath = `${path}[${index}]`;
     const keyValue = requiredObject(item, itemPath);
+    const valuePath = `${itemPath}.value`;
     return [
       stringAt(field(keyValue, "key"), `${itemPath}.key`),
-      anyValueAt(field(keyValue, "value"), `${itemPath}.value`, nesting),
+      anyValueAt(field(keyValue, "value"), valuePath, within ?? { depth: 0, outermost: valuePath }),
     ];
   });
 }
 
-function anyValueAt(value: unknown, path: string, nesting: number): AnyValue {
+function anyValueAt(value: unknown, path: string, nesting: Nesting): AnyValue {
   const anyValue = optionalObject(value, path);
   const member = anyValue && oneOf(anyValue, anyValueFields, path);
   if (member === undefined) return undefined;
   const [[name], sent] = member;
   const memberPath = `${path}.${name}`;
+  const deeper = { depth: nesting.depth + 1, outermost: nesting.outermost };
   switch (name) {
     case "stringValue":
       return stringAt(sent, memberPath);
@@ -242,22 +250,21 @@ function anyValueAt(value: unknown, path: string, nesting: number): AnyValue {
     case "doubleValue":
       return requiredDouble(sent, memberPath);
     case "arrayValue":
-      return nestedValues(sent, memberPath, nesting + 1).map((item, index) =>
-        anyValueAt(item, `${memberPath}.values[${index}]`, nesting + 1),
+      return nestedValues(sent, memberPath, deeper).map((item, index) =>
+        anyValueAt(item, `${memberPath}.values[${index}]`, deeper),
       );
     case "kvlistValue":
-      return {
-        keyValues: attributesAt(nestedValues(sent, memberPath, nesting + 1), `${memberPath}.values`, nesting + 1),
-      };
+      return { keyValues: attributesAt(nestedValues(sent, memberPath, deeper), `${memberPath}.values`, deeper) };
     case "bytesValue":
       return bytesAt(sent, memberPath);
   }
 }
 
 /** The `values` of an ArrayValue or a KeyValueList. */
-function nestedValues(value: unknown, path: string, nesting: number): readonly unknown[] {
-  if (nesting > maxValueNesting)
-    throw new ShapeError(path, `attribute values nest more than ${maxValueNesting} levels deep`);
+function nestedValues(value: unknown, path: string, nesting: Nesting): readonly unknown[] {
+  if (nesting.depth > maxValueNesting) {
+    throw new ShapeError(nesting.outermost, `attribute values nest more than ${maxValueNesting} levels deep`);
+  }
   return arrayAt(field(requiredObject(value, path), "values"), `${path}.values`);
 }
 

@@ -45,7 +45,10 @@ function snappy(bytes: Uint8Array, maxBytes: number): Uint8Array {
     if (error.tooLarge) {
       throw new ApiError("payload-too-large", `The body is too large once decompressed: ${error.message}.`);
     }
-    throw new ApiError("validation-failed", `The body is not valid snappy (block format): ${error.message}; nothing was accepted.`);
+    throw new ApiError(
+      "validation-failed",
+      `The body is not valid snappy (block format): ${error.message}; nothing was accepted.`,
+    );
   }
 }
 
@@ -54,7 +57,10 @@ function writeRequest(body: Uint8Array, maxPoints: number) {
     return readWriteRequest(body, maxPoints);
   } catch (error) {
     if (!(error instanceof ProtobufError)) throw error;
-    throw new ApiError("validation-failed", `The body is not a remote write WriteRequest: ${error.message}; nothing was accepted.`);
+    throw new ApiError(
+      "validation-failed",
+      `The body is not a remote write WriteRequest: ${error.message}; nothing was accepted.`,
+    );
   }
 }
 
@@ -109,7 +115,9 @@ export const remoteWriteRoutes = new Hono<AppEnv>().post(
           `(${settingDefaults.MAX_DECOMPRESSED_BYTES}) decompressed, or holds more than MAX_AGENT_DATA_PER_REQUEST ` +
           `(${settingDefaults.MAX_AGENT_DATA_PER_REQUEST}) samples: nothing was accepted.`,
       ),
-      415: textAnswer("Remote write 2.0's message, another content type, or a Content-Encoding other than snappy or gzip."),
+      415: textAnswer(
+        "Remote write 2.0's message, another content type, or a Content-Encoding other than snappy or gzip.",
+      ),
       503: {
         ...textAnswer(
           "The metric store or the intake queue could not be reached, or the service is stopping: nothing was " +
@@ -128,7 +136,7 @@ export const remoteWriteRoutes = new Hono<AppEnv>().post(
     if (outcome.refusedTotal === 0) return c.body(null, 204);
     throw new ApiError(
       "validation-failed",
-      `${outcome.accepted > 0 ? "partial write" : "nothing accepted"}: ${describeRefusals(outcome, "series")}`,
+      `${outcome.accepted > 0 ? "partial write" : "nothing accepted"}: ${describeRefusals(outcome.refused, outcome.refusedTotal, "series")}`,
     );
   }),
 );

@@ -140,6 +140,26 @@ describe("ruleSetProblems", () => {
     ]);
   });
 
+  it("refuses every rule of a long cycle, each shown by the ends of its walk", () => {
+    const length = 5_000;
+    const rules = Array.from({ length }, (_, index) => rule(`r${index}`, `m${index}`, `m${(index + 1) % length}`));
+    const problems = ruleSetProblems(rules, []);
+    expect(problems).toHaveLength(length);
+    expect(problems[0]!.message).toBe('Rule "r0" is part of a cycle: m0 → m1 → m2 → m3 → m4 → … → m0.');
+    expect(problems.every((problem) => problem.message.length < 200)).toBe(true);
+  });
+
+  it("finds a cycle closed by one rule through a long chain of installed rules", () => {
+    const length = 5_000;
+    const chain = Array.from({ length }, (_, index) => rule(`r${index}`, `m${index}`, `m${index + 1}`));
+    expect(ruleSetProblems([rule("back", `m${length}`, "m0")], chain)).toEqual([
+      {
+        path: "/monitoringRules/0/collectedMetric/metricName",
+        message: `Rule "back" is part of a cycle: m${length} → m0 → m1 → m2 → m3 → … → m${length}.`,
+      },
+    ]);
+  });
+
   it("reports every problem of a rule together", () => {
     const installed = [rule("dup", "X", "Y"), rule("producer", "P", "Load")];
     expect(ruleSetProblems([rule("dup", "Load", "Load")], installed)).toEqual([

@@ -1,5 +1,6 @@
 import type { FieldProblem } from "../../../shared/problems";
 import { jsonPointer } from "../../../shared/problems";
+import { cycleWalks } from "./cycle-walks";
 
 /** What the checks across rules need of a rule: its id, the metric it reads and the one it writes. */
 export interface RuleEdge {
@@ -38,10 +39,13 @@ export function ruleSetProblems(incoming: readonly RuleEdge[], installed: readon
     }
   });
 
-  const all = [...installed, ...incoming];
-  const readersOf = Map.groupBy(all, (rule) => rule.reads);
+  const steps = [...installed, ...incoming].map((rule) => ({ from: rule.reads, to: rule.writes }));
+  const walks = cycleWalks(
+    steps,
+    incoming.map((_, index) => installed.length + index),
+  );
   incoming.forEach((rule, index) => {
-    const cycle = cycleFrom(rule, readersOf);
+    const cycle = walks[index];
     if (cycle) {
       problems.push({
         path: at(index, "collectedMetric", "metricName"),
@@ -50,20 +54,4 @@ export function ruleSetProblems(incoming: readonly RuleEdge[], installed: readon
     }
   });
   return problems;
-}
-
-/** The chain of metrics from `start`'s output back to the metric it reads, if there is one. */
-function cycleFrom(start: RuleEdge, readersOf: Map<string, RuleEdge[]>): string[] | undefined {
-  const seen = new Set<string>();
-  const search = (metric: string, path: string[]): string[] | undefined => {
-    if (metric === start.reads) return path;
-    if (seen.has(metric)) return undefined;
-    seen.add(metric);
-    for (const reader of readersOf.get(metric) ?? []) {
-      const found = search(reader.writes, [...path, reader.writes]);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  return search(start.writes, [start.reads, start.writes]);
 }

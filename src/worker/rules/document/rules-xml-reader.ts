@@ -1,115 +1,45 @@
-import { SaxesParser } from "saxes";
 import { type FieldProblem, jsonPointer } from "../../../shared/problems";
 import { rulesNamespace } from "./rule-schema";
+import { SourcePositions } from "./source-positions";
+import { parseXmlTree, type XmlAttribute, type XmlElement } from "./xml-tree";
 
 /*
  * Reads the original's XML rule document into the JSON form, without judging its content: the
  * caller runs the schema on the result, so XML and JSON clients get the same problems at the same
  * JSON pointers. This reader reports only what cannot be carried into the JSON form: XML that is
- * not well-formed, elements it does not know or outside the namespace, an element or parameter given
- * twice, text where elements belong, parameters without a name.
+ * not well-formed or past the limits of xml-tree.ts, elements it does not know or outside the
+ * namespace, an element or parameter given twice, text where elements belong, parameters without a name.
  */
 
 export type RulesXmlReading = { ok: true; document: unknown } | { ok: false; problems: FieldProblem[] };
 
-interface XmlAttribute {
-  /** As written, with its prefix. */
-  readonly name: string;
-  readonly local: string;
-  readonly uri: string;
-  readonly value: string;
-}
-
-interface XmlElement {
-  /** As written, with its prefix. */
-  readonly name: string;
-  readonly local: string;
-  readonly uri: string;
-  readonly attributes: readonly XmlAttribute[];
-  readonly children: XmlElement[];
-  /** The character data directly inside the element, entities and CDATA sections decoded. */
-  text: string;
-  /** Where its start tag begins in the source, to tell the client where to look. */
-  readonly offset: number;
-}
-
 type Pointer = readonly PropertyKey[];
 type Fields = Record<string, unknown>;
 
-const xmlnsNamespace = "http://www.w3.org/2000/xmlns/";
-
 export function readRulesXml(text: string): RulesXmlReading {
-  const parsed = parseXml(text);
+  const parsed = parseXmlTree(text);
   if ("problem" in parsed) return { ok: false, problems: [parsed.problem] };
   const reading = new Reading(text);
   const document = reading.document(parsed.root);
   return reading.problems.length > 0 ? { ok: false, problems: reading.problems } : { ok: true, document };
 }
 
-/** Raised from saxes' error handler, so that parsing stops at the first error. */
-class NotWellFormed extends Error {
-  constructor(readonly problem: FieldProblem) {
-    super(problem.message);
-  }
-}
-
-function parseXml(text: string): { root: XmlElement } | { problem: FieldProblem } {
-  const parser = new SaxesParser<{ xmlns: true }>({ xmlns: true });
-  const open: XmlElement[] = [];
-  let root: XmlElement | undefined;
-  let tagOffset = 0;
-
-  parser.on("error", (error) => {
-    // saxes prefixes its message with "line:column: "; the problem says where in words instead.
-    const reason = error.message.replace(/^\d+:\d+: /, "").replace(/\.$/, "");
-    const where = `line ${parser.line}, column ${Math.max(parser.column, 1)}`;
-    throw new NotWellFormed({ path: "", message: `The XML is not well-formed at ${where}: ${reason}.` });
-  });
-  parser.on("opentagstart", () => {
-    // The parser has just read the tag's name and the character after it; names hold no "<".
-    tagOffset = text.lastIndexOf("<", parser.position - 1);
-  });
-  parser.on("opentag", (tag) => {
-    const element: XmlElement = {
-      name: tag.name,
-      local: tag.local,
-      uri: tag.uri,
-      attributes: Object.values(tag.attributes)
-        .filter((attribute) => attribute.uri !== xmlnsNamespace)
-        .map(({ name, local, uri, value }) => ({ name, local, uri, value })),
-      children: [],
-      text: "",
-      offset: tagOffset,
-    };
-    const parent = open.at(-1);
-    if (parent) parent.children.push(element);
-    else root = element;
-    open.push(element);
-  });
-  parser.on("closetag", () => {
-    open.pop();
-  });
-  const addText = (data: string) => {
-    const element = open.at(-1);
-    if (element) element.text += data;
-  };
-  parser.on("text", addText);
-  parser.on("cdata", addText);
-
-  try {
-    parser.write(text).close();
-  } catch (error) {
-    if (error instanceof NotWellFormed) return { problem: error.problem };
-    throw error;
-  }
-  // A well-formed document has a root; saxes reports one without it.
-  return { root: root! };
-}
-
 const xmlSpace = /^[ \t\r\n]*$/;
 
+function isXmlSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
+}
+
+/**
+ * The text without XML white space at either end. Scanned by hand: a regular expression for the
+ * trailing space retries at each space of a long run in the middle, which takes time quadratic in it.
+ */
 function trimXmlSpace(text: string): string {
-  return text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "");
+  let start = 0;
+  let end = text.length;
+  while (start < end && isXmlSpace(text.charCodeAt(start))) start++;
+  while (end > start && isXmlSpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
 }
 
 /** A decimal whole number becomes a number; anything else stays a string for the schema to refuse. */
@@ -145,7 +75,7 @@ const parameterHolderElsewhere = { parameters: "in <parameter> elements" };
 /** The conversion of one document, collecting the problems it finds on the way. */
 class Reading {
   readonly problems: FieldProblem[] = [];
-  private lineStarts: number[] | undefined;
+  private positions: SourcePositions | undefined;
 
   constructor(private readonly source: string) {}
 
@@ -349,29 +279,8 @@ class Reading {
     return this.whereOffset(element.offset);
   }
 
-  /** Line and column as XML counts them: any of CR LF, CR and LF ends a line; columns count characters. */
   private whereOffset(offset: number): string {
-    this.lineStarts ??= lineStartsOf(this.source);
-    const line = lastAtOrBefore(this.lineStarts, offset);
-    const column = Array.from(this.source.slice(this.lineStarts[line], offset)).length + 1;
-    return `line ${line + 1}, column ${column}`;
+    this.positions ??= new SourcePositions(this.source);
+    return this.positions.describe(offset);
   }
-}
-
-function lineStartsOf(source: string): number[] {
-  const starts = [0];
-  for (const lineEnd of source.matchAll(/\r\n|\r|\n/g)) starts.push(lineEnd.index + lineEnd[0].length);
-  return starts;
-}
-
-/** The index of the last of the ascending `values` that is at most `limit`, given that the first one is. */
-function lastAtOrBefore(values: readonly number[], limit: number): number {
-  let low = 0;
-  let high = values.length - 1;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (values[middle]! <= limit) low = middle;
-    else high = middle - 1;
-  }
-  return low;
 }

@@ -182,4 +182,11 @@ describe("parseCondition", () => {
     expect(deep).toMatchObject({ ok: false, position: 101 });
     expect(parseCondition(`${"!".repeat(10_000)}METRIC > 1`)).toMatchObject({ ok: false, position: 101 });
   });
+
+  it("evaluates a hundred thousand comparisons joined by && and || without nesting a call per operator", () => {
+    const conjunction = Array.from({ length: 100_000 }, () => "METRIC > 1").join(" && ");
+    expect(condition(conjunction).holds(2)).toBe(true);
+    expect(condition(`${conjunction} && METRIC > 3`).holds(2)).toBe(false);
+    expect(condition(Array.from({ length: 100_000 }, () => "METRIC < 1").join(" || ")).holds(2)).toBe(false);
+  });
 });

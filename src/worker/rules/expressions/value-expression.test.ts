@@ -208,4 +208,15 @@ describe("parseValueExpression", () => {
     });
     expect(parseValueExpression(`${"-".repeat(10_000)}METRIC`)).toMatchObject({ ok: false, position: 101 });
   });
+
+  it("evaluates an expression of a hundred thousand operators without nesting a call per operator", () => {
+    const long = Array.from({ length: 100_000 }, (_, index) => (index % 2 === 0 ? "METRIC" : "1")).join("+");
+    expect(value(long, 2)).toBe(150_000);
+    expect(value(`${"2*".repeat(50_000)}1`, 0)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it("reads a number of many digits as the nearest double", () => {
+    expect(value(`${"9".repeat(400)}`)).toBe(Number.POSITIVE_INFINITY);
+    expect(value(`0.${"0".repeat(400)}1`)).toBe(0);
+  });
 });

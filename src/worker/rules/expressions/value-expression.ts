@@ -70,16 +70,24 @@ class ValueParser {
     return this.operands(["*", "/"], () => this.unary());
   }
 
-  /** Operands joined by operators of one precedence, from left to right. */
+  /**
+   * Operands joined by operators of one precedence, from left to right. They are evaluated in one
+   * loop: a closure per operator, each calling the one before, would nest as deep as the expression
+   * is long, and a long one would overflow the stack at every window.
+   */
   private operands(symbols: string[], operand: () => Evaluate): Evaluate {
-    let evaluate = operand();
+    const first = operand();
+    const rest: { operation: (left: number, right: number) => number; right: Evaluate }[] = [];
     while (this.cursor.isSymbol(...symbols)) {
       const operation = operations[this.cursor.advance().symbol]!;
-      const left = evaluate;
-      const right = operand();
-      evaluate = (metric, aggregate) => operation(left(metric, aggregate), right(metric, aggregate));
+      rest.push({ operation, right: operand() });
     }
-    return evaluate;
+    if (rest.length === 0) return first;
+    return (metric, aggregate) => {
+      let value = first(metric, aggregate);
+      for (const { operation, right } of rest) value = operation(value, right(metric, aggregate));
+      return value;
+    };
   }
 
   private unary(): Evaluate {

@@ -1,4 +1,4 @@
-import { ProtobufWriter } from "../../common/testing/protobuf-writer";
+import { ProtobufWriter } from "../../common/testing/protobuf-writer.ts";
 
 /**
  * Prometheus remote write 1.0 WriteRequests, as a Prometheus server sends them (labels first, then

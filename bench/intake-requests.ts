@@ -1,0 +1,48 @@
+import { bodies } from "./intake.ts";
+import { type LoadResult, runLoad } from "./load.ts";
+
+/** Intake requests of one kind: where they go, the bodies they cycle through, how those are sent, what answers success. */
+export interface IntakeRequests {
+  /** The path, with its query, e.g. `/write?db=telegraf`. */
+  path: string;
+  bodies: readonly (string | Uint8Array)[];
+  contentType: string;
+  /** Further headers, e.g. Content-Encoding. */
+  headers?: Record<string, string>;
+  expectedStatus: number;
+  /** Data each body holds. */
+  dataPerRequest: number;
+}
+
+/** RDF/JSON requests to POST /monitoringdata: `count` distinct bodies of `size` data of `metric`. */
+export function rdfJsonRequests(count: number, size: number, metric: string): IntakeRequests {
+  return {
+    path: "/monitoringdata",
+    bodies: bodies(count, size, metric),
+    contentType: "application/json",
+    expectedStatus: 204,
+    dataPerRequest: size,
+  };
+}
+
+/** How hard and how long requests are posted. */
+export interface Posting {
+  concurrency: number;
+  seconds: number;
+  /** Stop after this many requests, if the time is not up before. */
+  requests?: number;
+}
+
+/** Posts `requests` to the service at `baseUrl` in a closed loop (see runLoad). */
+export function postRequests(baseUrl: string, requests: IntakeRequests, posting: Posting): Promise<LoadResult> {
+  const { path, bodies: requestBodies, contentType, headers, expectedStatus } = requests;
+  return runLoad({
+    url: `${baseUrl}${path}`,
+    method: "POST",
+    bodies: requestBodies,
+    contentType,
+    headers,
+    expectedStatus,
+    ...posting,
+  });
+}

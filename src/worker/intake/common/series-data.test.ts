@@ -1,0 +1,290 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { agentDatumId, seriesHashSeed } from "./datum-id";
+import type { LabelledPoints } from "./series";
+import { type SeriesKeyOptions, seriesResourceId, seriesToData } from "./series-data";
+
+type Labels = [key: string, value: string][];
+
+const keyOptions = (primary: string[] = ["host"], drop: string[] = []): SeriesKeyOptions => ({
+  primary,
+  drop: new Set(drop),
+  maxMetricNameLength: 16,
+});
+
+const series = (labels: Labels, primaryOnly?: Labels): LabelledPoints => ({
+  labels,
+  primaryOnly,
+  origin: 1,
+  points: [{ metric: "m", value: 1, timestamp: 0 }],
+});
+
+const resourceIdOf = (labels: Labels, options = keyOptions(), primaryOnly?: Labels) =>
+  seriesResourceId(series(labels, primaryOnly), options);
+
+describe("seriesResourceId", () => {
+  it.each<[string, Labels, string]>([
+    ["the primary label, then the others sorted by key", [["host", "vm1"], ["cpu", "cpu0"]], "vm1,cpu=cpu0"],
+    ["the primary label first wherever it was sent", [["z", "1"], ["host", "vm1"], ["a", "2"]], "vm1,a=2,z=1"],
+    ["the primary label alone", [["host", "vm1"]], "vm1"],
+    ["without a primary label, the sorted labels with no leading comma", [["b", "2"], ["a", "1"]], "a=1,b=2"],
+    ["without any label, -", [], "-"],
+    ["keys sorted by code unit, upper case first", [["b", "1"], ["B", "2"], ["a", "3"]], "B=2,a=3,b=1"],
+    ["an empty primary value, then the others", [["host", ""], ["cpu", "cpu0"]], ",cpu=cpu0"],
+    ["empty label values", [["a", ""]], "a="],
+  ])("builds %s", (_, labels, expected) => {
+    expect(resourceIdOf(labels)).toBe(expected);
+  });
+
+  it.each<[string, Labels, string]>([
+    ["a backslash", [["host", "vm1"], ["path", "C:\\temp"]], "vm1,path=C:\\\\temp"],
+    ["a comma", [["host", "vm1"], ["list", "a,b"]], "vm1,list=a\\,b"],
+    ["an equals sign", [["host", "vm1"], ["expr", "a=b"]], "vm1,expr=a\\=b"],
+    ["a space", [["host", "vm1"], ["name", "my disk"]], "vm1,name=my\\ disk"],
+    ["every one in a key", [["host", "vm1"], ["a\\b,c=d e", "v"]], "vm1,a\\\\b\\,c\\=d\\ e=v"],
+    ["every one in the primary value", [["host", "vm 1,x=y\\"]], "vm\\ 1\\,x\\=y\\\\"],
+    ["every one in labels without a primary", [["k ey", "v,al=ue"]], "k\\ ey=v\\,al\\=ue"],
+  ])("escapes %s with a backslash", (_, labels, expected) => {
+    expect(resourceIdOf(labels)).toBe(expected);
+  });
+
+  it("keeps other characters as sent", () => {
+    expect(resourceIdOf([["host", "vm-1:9100/é"], ["le", "+Inf"], ["quantile", "0.5"]])).toBe(
+      "vm-1:9100/é,le=+Inf,quantile=0.5",
+    );
+  });
+
+  describe("resource=", () => {
+    const labels: Labels = [["host", "h"], ["service", "s"], ["zone", "z"]];
+
+    it("takes the first label of the list that is present", () => {
+      expect(resourceIdOf(labels, keyOptions(["service", "host"]))).toBe("s,host=h,zone=z");
+      expect(resourceIdOf(labels, keyOptions(["missing", "zone", "host"]))).toBe("z,host=h,service=s");
+    });
+
+    it("makes the sorted labels the key when none of the list is present", () => {
+      expect(resourceIdOf(labels, keyOptions(["missing"]))).toBe("host=h,service=s,zone=z");
+      expect(resourceIdOf(labels, keyOptions([]))).toBe("host=h,service=s,zone=z");
+    });
+  });
+
+  describe("primary-only pairs (OTLP's resource attributes)", () => {
+    const otlpPrimary = keyOptions(["service.instance.id", "host.name", "service.name"]);
+    const resource: Labels = [
+      ["service.name", "checkout"],
+      ["host.name", "node7"],
+      ["telemetry.sdk.name", "opentelemetry"],
+    ];
+
+    it("takes the first present as primary and leaves the others out of the key", () => {
+      expect(resourceIdOf([["method", "GET"]], otlpPrimary, resource)).toBe("node7,method=GET");
+    });
+
+    it("consults them after the labels for each name", () => {
+      expect(resourceIdOf([["host.name", "from-point"]], otlpPrimary, resource)).toBe("from-point");
+    });
+
+    it("follows the list's order over where a name is found", () => {
+      const labels: Labels = [["service.name", "from-point"]];
+      expect(resourceIdOf(labels, otlpPrimary, resource)).toBe("node7,service.name=from-point");
+    });
+
+    it("are no labels when none of them is primary", () => {
+      expect(resourceIdOf([["method", "GET"]], keyOptions(["missing"]), resource)).toBe("method=GET");
+      expect(resourceIdOf([], keyOptions(["missing"]), resource)).toBe("-");
+    });
+
+    it("escape the primary value like the labels' values", () => {
+      expect(resourceIdOf([], otlpPrimary, [["service.name", "a b,c"]])).toBe("a\\ b\\,c");
+    });
+  });
+
+  describe("drop=", () => {
+    const labels: Labels = [["host", "vm1"], ["cpu", "cpu0"], ["pid", "4242"]];
+
+    it("removes labels before the key is built", () => {
+      expect(resourceIdOf(labels, keyOptions(["host"], ["pid"]))).toBe("vm1,cpu=cpu0");
+      expect(resourceIdOf(labels, keyOptions(["host"], ["pid", "cpu", "absent"]))).toBe("vm1");
+    });
+
+    it("removes the primary label too, which then leaves the key to the others", () => {
+      expect(resourceIdOf(labels, keyOptions(["host"], ["host"]))).toBe("cpu=cpu0,pid=4242");
+      expect(resourceIdOf(labels, keyOptions(["host", "cpu"], ["host"]))).toBe("cpu0,pid=4242");
+      expect(resourceIdOf(labels, keyOptions(["host"], ["host", "cpu", "pid"]))).toBe("-");
+    });
+
+    it("removes primary-only pairs before one is chosen", () => {
+      const options = keyOptions(["host.name", "service.name"], ["host.name"]);
+      const resource: Labels = [["host.name", "node7"], ["service.name", "checkout"]];
+      expect(resourceIdOf([["method", "GET"]], options, resource)).toBe("checkout,method=GET");
+    });
+
+    it("leaves the series' labels as they were", () => {
+      const sent = series([["host", "vm1"], ["b", "2"], ["a", "1"]]);
+      const before = structuredClone(sent.labels);
+      seriesResourceId(sent, keyOptions(["host"], ["b"]));
+      seriesResourceId(sent, keyOptions());
+      expect(sent.labels).toEqual(before);
+    });
+  });
+
+  describe("properties", () => {
+    // Few characters, the key syntax among them, so that label sets often look alike.
+    const text = fc.string({ unit: fc.constantFrom("a", "b", "\\", ",", "=", " ", "-"), maxLength: 4 });
+    const labelSet = fc.uniqueArray(fc.tuple(fc.oneof(fc.constant("host"), text), text), {
+      selector: ([key]) => key,
+      maxLength: 5,
+    });
+    const sortedText = (labels: Labels) => JSON.stringify([...labels].sort(([left], [right]) => (left < right ? -1 : 1)));
+    /** A primary label alone, of value `-` or empty, gives `-` like no label at all: the contract's one ambiguity. */
+    const onlyDashLikePrimary = (labels: Labels) =>
+      labels.length === 1 && labels[0]![0] === "host" && (labels[0]![1] === "-" || labels[0]![1] === "");
+
+    it("is deterministic and independent of the labels' order", () => {
+      fc.assert(
+        fc.property(
+          labelSet.chain((labels) =>
+            fc.tuple(fc.constant(labels), fc.shuffledSubarray(labels, { minLength: labels.length })),
+          ),
+          ([labels, shuffled]) => {
+            const key = resourceIdOf(labels);
+            expect(resourceIdOf(labels)).toBe(key);
+            expect(resourceIdOf(shuffled)).toBe(key);
+          },
+        ),
+      );
+    });
+
+    it("gives distinct label sets distinct keys", () => {
+      fc.assert(
+        fc.property(labelSet, labelSet, (left, right) => {
+          fc.pre(sortedText(left) !== sortedText(right));
+          fc.pre(!(onlyDashLikePrimary(left) && right.length === 0) && !(onlyDashLikePrimary(right) && left.length === 0));
+          fc.pre(!(onlyDashLikePrimary(left) && onlyDashLikePrimary(right)));
+          expect(resourceIdOf(left)).not.toBe(resourceIdOf(right));
+        }),
+        { numRuns: 500 },
+      );
+    });
+  });
+});
+
+describe("seriesToData", () => {
+  const point = (metric: string, value = 1, timestamp = 1_700_000_000_000) => ({ metric, value, timestamp });
+
+  it("makes each point a datum of the series' resourceId, with its deterministic id", () => {
+    const { data, refused } = seriesToData(
+      [
+        { labels: [["cpu", "cpu0"], ["host", "vm1"]], origin: 1, points: [point("cpu.usage", 90), point("cpu.idle", 10, 5)] },
+        { labels: [], origin: 2, points: [point("load", Number.NaN, -1)] },
+      ],
+      keyOptions(),
+    );
+    expect(refused).toEqual([]);
+    const seed = seriesHashSeed("vm1,cpu=cpu0");
+    expect(data).toEqual([
+      {
+        id: agentDatumId(seed, "cpu.usage", 1_700_000_000_000),
+        metric: "cpu.usage",
+        timestamp: 1_700_000_000_000,
+        value: 90,
+        resourceId: "vm1,cpu=cpu0",
+      },
+      { id: agentDatumId(seed, "cpu.idle", 5), metric: "cpu.idle", timestamp: 5, value: 10, resourceId: "vm1,cpu=cpu0" },
+      { id: agentDatumId(seriesHashSeed("-"), "load", -1), metric: "load", timestamp: -1, value: Number.NaN, resourceId: "-" },
+    ]);
+  });
+
+  it("makes nothing of no series, and nothing of a series without points", () => {
+    expect(seriesToData([], keyOptions())).toEqual({ data: [], refused: [] });
+    expect(seriesToData([{ labels: [["host", "a"]], origin: 3, points: [] }], keyOptions())).toEqual({
+      data: [],
+      refused: [],
+    });
+  });
+
+  describe("a resourceId of at most 1,024 characters", () => {
+    const withHost = (length: number): LabelledPoints => ({
+      labels: [["host", "h".repeat(length)]],
+      origin: 4,
+      points: [point("m")],
+    });
+
+    it("accepts exactly 1,024", () => {
+      const { data, refused } = seriesToData([withHost(1_024)], keyOptions());
+      expect(refused).toEqual([]);
+      expect(data[0]!.resourceId).toHaveLength(1_024);
+    });
+
+    it("refuses the series of a longer one, counting the escapes, and keeps the other series", () => {
+      const escaped: LabelledPoints = { labels: [["host", " ".repeat(513)]], origin: 5, points: [point("m")] };
+      const { data, refused } = seriesToData([withHost(1_025), escaped, withHost(3)], keyOptions());
+      expect(data.map((datum) => datum.resourceId)).toEqual(["hhh"]);
+      expect(refused).toEqual([
+        { origin: 4, message: "its resourceId would be 1025 characters long; at most 1024 are accepted" },
+        { origin: 5, message: "its resourceId would be 1026 characters long; at most 1024 are accepted" },
+      ]);
+    });
+  });
+
+  it.each([
+    ["a line feed in a value", [["host", "vm\n1"]]],
+    ["a NUL in a key", [["host", "vm1"], ["a\u0000", "b"]]],
+    ["a C1 control in the primary value", [["host", "vm\u00851"]]],
+    ["DEL in a value", [["x", "\u007f"]]],
+  ] satisfies [string, Labels][])("refuses the series of %s", (_, labels) => {
+    const { data, refused } = seriesToData([{ labels, origin: 6, points: [point("m"), point("n")] }], keyOptions());
+    expect(data).toEqual([]);
+    expect(refused).toEqual([{ origin: 6, message: "its labels hold control characters, which a resourceId may not" }]);
+  });
+
+  it("checks the resourceId after dropping labels: a dropped label cannot refuse a series", () => {
+    const { data, refused } = seriesToData(
+      [{ labels: [["host", "vm1"], ["bad", "\n"]], origin: 1, points: [point("m")] }],
+      keyOptions(["host"], ["bad"]),
+    );
+    expect(refused).toEqual([]);
+    expect(data.map((datum) => datum.resourceId)).toEqual(["vm1"]);
+  });
+
+  it.each([
+    ["a slash", "cpu/usage", 'metric name must not contain "/"'],
+    ["a control character", "cpu\tusage", "metric name must not contain control characters"],
+    ["more characters than the limit", "a".repeat(17), "metric name must be at most 16 characters long"],
+    ["no character", "", "metric name must not be empty"],
+    ["an unpaired surrogate", "cpu\ud800", "metric name must not contain unpaired surrogates"],
+  ])("refuses a point whose metric name has %s, keeping the series' other points", (_, metric, why) => {
+    const { data, refused } = seriesToData(
+      [{ labels: [["host", "vm1"]], origin: 8, points: [point("good"), point(metric), point("also.good")] }],
+      keyOptions(),
+    );
+    expect(data.map((datum) => datum.metric)).toEqual(["good", "also.good"]);
+    expect(refused).toEqual([{ origin: 8, message: `${JSON.stringify(metric)}: ${why}` }]);
+  });
+
+  it("accepts a name of exactly the limit, counted in code points", () => {
+    const { data, refused } = seriesToData(
+      [{ labels: [], origin: 1, points: [point("a".repeat(16)), point("😀".repeat(16))] }],
+      keyOptions(),
+    );
+    expect(refused).toEqual([]);
+    expect(data).toHaveLength(2);
+  });
+
+  it("names a long refused metric by its first 64 characters", () => {
+    const metric = `${"x".repeat(100)}/`;
+    const { refused } = seriesToData([{ labels: [], origin: 2, points: [point(metric)] }], keyOptions());
+    expect(refused).toEqual([{ origin: 2, message: `"${"x".repeat(64)}": metric name must be at most 16 characters long` }]);
+  });
+
+  it("refuses each bad point of every series, in order", () => {
+    const { refused } = seriesToData(
+      [
+        { labels: [], origin: 1, points: [point("a/b"), point("ok")] },
+        { labels: [], origin: 2, points: [point("a/b")] },
+      ],
+      keyOptions(),
+    );
+    expect(refused.map((each) => each.origin)).toEqual([1, 2]);
+  });
+});
