@@ -16,20 +16,24 @@ function workerProject(name: string, include: string[], bindings: Record<string,
   };
 }
 
+/** Builds the static assets once per run, for the services the tests start (they skip the build). */
+const builtAssets = "test/e2e/support/built-assets.ts";
+
 /**
- * The end-to-end tests, with `env` on top of this process's: TOWER_E2E_SERVER chooses the server
+ * End-to-end tests, with `env` on top of this process's: TOWER_E2E_SERVER chooses the server
  * that runs the Worker (test/e2e/support/local-server.ts). Every run takes ports and a state
  * directory of its own, so the projects can run side by side.
  */
-function e2eProject(name: string, env: Record<string, string>) {
+function e2eProject(name: string, include: string[], env: Record<string, string>) {
   return {
     test: {
       name,
-      include: ["test/e2e/**/*.test.ts"],
+      include,
       environment: "node",
       env,
       testTimeout: 60_000,
       hookTimeout: 120_000,
+      globalSetup: [builtAssets],
     },
   };
 }
@@ -42,6 +46,9 @@ function withoutAttemptLines(log: string): false | undefined {
 export default defineConfig({
   test: {
     reporters: ["default", new SlowestFilesReporter()],
+    // The tests wait on processes, sockets and timers more than they compute: as many files at once
+    // as there are cores, where vitest's default keeps one core free (one file at a time on two).
+    maxWorkers: "100%",
     projects: [
       // The Worker's modules (unit tests beside them) and its API, open as in local development.
       workerProject("worker", ["src/worker/**/*.test.ts", "test/api/**/*.test.ts"], {
@@ -69,6 +76,8 @@ export default defineConfig({
         MAX_DATA_PER_REQUEST: "3",
         MAX_OBSERVERS_PER_METRIC: "2",
         MAX_METRIC_NAME_LENGTH: "16",
+        MAX_AGENT_DATA_PER_REQUEST: "5",
+        MAX_DECOMPRESSED_BYTES: "65536",
       }),
       {
         // Node-side modules: the relay, the shared code, the launcher and the bench's helpers.
@@ -81,9 +90,28 @@ export default defineConfig({
         },
       },
       // End to end: the local service, the relay, real receivers, interop servers; as `npm start`
-      // runs the Worker (or as TOWER_E2E_SERVER says), and again as `npm run dev` runs it.
-      e2eProject("e2e", {}),
-      e2eProject("e2e-dev", { TOWER_E2E_SERVER: "dev" }),
+      // runs the Worker (or as TOWER_E2E_SERVER says).
+      e2eProject("e2e", ["test/e2e/**/*.test.ts"], {}),
+      // Again as `npm run dev` runs it (wrangler dev, its proxy in front), but only the files where
+      // the two servers can differ: both run the same Worker in the same workerd and Miniflare, and
+      // differ in how they start and stop it, what stands in front of it, and how they set up its
+      // queue and static assets. Named one by one, so that a new file runs here only when chosen.
+      e2eProject(
+        "e2e-dev",
+        [
+          // Start: each server sets up the static assets (dashboard, docs page) itself.
+          "test/e2e/static-assets.test.ts",
+          // Body limits: wrangler dev's proxy receives the bodies first and passes them on.
+          "test/e2e/body-limit.test.ts",
+          // Queues: intake, local queue, consumer, observers; each server configures the local queue.
+          "test/e2e/delivery-http.test.ts",
+          // Stop and start on the same state: each server's on-disk layout, alarms resuming after it.
+          "test/e2e/observers-restart.test.ts",
+          // A crash: each launcher's process tree under SIGKILL, and what its in-memory queue loses.
+          "test/e2e/restart-crash.test.ts",
+        ],
+        { TOWER_E2E_SERVER: "dev" },
+      ),
       {
         // The dashboard in Debian's Chromium (skipped without it), on the local service as `npm start` runs it.
         test: {
@@ -94,6 +122,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Each file starts a service and a browser: one file at a time is load enough for a small machine.
           fileParallelism: false,
+          globalSetup: [builtAssets],
         },
       },
     ],

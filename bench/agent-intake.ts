@@ -1,8 +1,9 @@
 import { otlpRequests, remoteWriteRequests, telegrafCpuBodies, telegrafRequests } from "./agent-requests.ts";
 import { keptAliveAgent, send } from "./http-client.ts";
 import type { InfluxDbUnderTest } from "./influxdb.ts";
+import { combined, type Measured } from "./intake.ts";
 import { type IntakeRequests, postRequests, rdfJsonRequests } from "./intake-requests.ts";
-import type { LoadResult } from "./load.ts";
+import { combineLoads, type LoadResult } from "./load.ts";
 import { fixed, markdownTable } from "./markdown.ts";
 import { readUsage, type Usage } from "./platform-operations.ts";
 import { cpuMeter } from "./process-accounting.ts";
@@ -26,6 +27,11 @@ const usagePollMs = 250;
 const quietPolls = 3;
 /** How many times a request is posted alone to see the Durable Object requests of its intake. */
 const intakeProbeAttempts = 5;
+/**
+ * The line-protocol rows alternate with InfluxDB's in rounds, so that the drift of a shared machine
+ * weighs on both alike; each row's figure is its data over its seconds, summed over the rounds.
+ */
+const ratioRounds = 3;
 
 /** The operations per 1,000 accepted data the section reports. */
 const operations = [
@@ -65,9 +71,11 @@ async function afterConsumer(serviceUrl: string): Promise<Usage> {
   return previous;
 }
 
-/** `operation`'s count per 1,000 of the data accepted between two readings. */
-export function perThousandData(before: Usage, after: Usage, operation: Operation): number {
-  return ((after[operation] - before[operation]) * 1_000) / (after.dataAccepted - before.dataAccepted);
+/** Each operation's count between two readings. */
+export function operationCounts(before: Usage, after: Usage): Record<Operation, number> {
+  return Object.fromEntries(
+    operations.map(([, operation]) => [operation, after[operation] - before[operation]]),
+  ) as Record<Operation, number>;
 }
 
 interface AgentRow {
@@ -75,32 +83,48 @@ interface AgentRow {
   requests: IntakeRequests;
 }
 
-interface MeasuredRow extends AgentRow {
-  load: LoadResult;
+interface MeasuredRow extends AgentRow, Measured {
   /** Data the service counted as accepted while the row ran. */
   accepted: number;
-  /** CPU seconds of each process while the requests ran. */
-  cpu: Record<ProcessRole, number>;
   /** The Worker's CPU seconds from the first request until the consumer was done with the row's data. */
   workerWithConsumption: number;
-  perThousand: Record<Operation, number>;
+  /** Operations from before the row until the consumer was done with its data. */
+  operations: Record<Operation, number>;
 }
 
-async function measureRow(bench: BenchContext, row: AgentRow): Promise<MeasuredRow> {
-  const { serviceUrl, settings, processes, progress } = bench;
-  progress(`agents: ${row.name}`);
+async function measureRow(bench: BenchContext, row: AgentRow, seconds: number): Promise<MeasuredRow> {
+  const { serviceUrl, processes } = bench;
   const before = await afterConsumer(serviceUrl);
   const meter = cpuMeter<ProcessRole>(processes);
   const withConsumption = processes.worker.cpuSince();
-  const load = await postRequests(serviceUrl, row.requests, { concurrency: agentClients, seconds: settings.seconds });
+  const load = await postRequests(serviceUrl, row.requests, { concurrency: agentClients, seconds });
   const cpu = meter();
   const after = await afterConsumer(serviceUrl);
-  const workerWithConsumption = withConsumption();
-  const perThousand = Object.fromEntries(
-    operations.map(([, operation]) => [operation, perThousandData(before, after, operation)]),
-  ) as Record<Operation, number>;
-  return { ...row, load, accepted: after.dataAccepted - before.dataAccepted, cpu, workerWithConsumption, perThousand };
+  return {
+    ...row,
+    load,
+    cpu,
+    accepted: after.dataAccepted - before.dataAccepted,
+    workerWithConsumption: withConsumption(),
+    operations: operationCounts(before, after),
+  };
 }
+
+/** A row measured in rounds, as one. */
+function combinedRows(rounds: readonly MeasuredRow[]): MeasuredRow {
+  const sum = (pick: (round: MeasuredRow) => number) => rounds.reduce((total, round) => total + pick(round), 0);
+  return {
+    ...rounds[0]!,
+    ...combined(rounds),
+    accepted: sum((round) => round.accepted),
+    workerWithConsumption: sum((round) => round.workerWithConsumption),
+    operations: Object.fromEntries(
+      operations.map(([, operation]) => [operation, sum((round) => round.operations[operation])]),
+    ) as Record<Operation, number>,
+  };
+}
+
+const perThousand = (row: MeasuredRow, operation: Operation) => (row.operations[operation] * 1_000) / row.accepted;
 
 /**
  * The Durable Object requests one request of `requests` makes, its metrics known: it is posted
@@ -131,26 +155,25 @@ async function intakeObjectRequests(serviceUrl: string, requests: IntakeRequests
 
 /** InfluxDB's closed loop over the same bodies, and the CPU time of its processes meanwhile. */
 interface InfluxDbRow {
-  name: string;
   load: LoadResult;
   cpuSeconds: number;
   dataPerRequest: number;
 }
 
-async function influxDbRow(
-  influxDb: InfluxDbUnderTest,
-  row: AgentRow,
-  seconds: number,
-  progress: (note: string) => void,
-): Promise<InfluxDbRow> {
-  progress(`agents: ${influxDb.name}, ${row.name}`);
+async function influxDbRow(influxDb: InfluxDbUnderTest, row: AgentRow, seconds: number): Promise<InfluxDbRow> {
   const write = new URL(influxDb.writeUrl);
   // InfluxDB's own write path, query and all: only the body and its encoding are the row's.
   const requests = { ...row.requests, path: `${write.pathname}${write.search}`, expectedStatus: 204 };
   const elapsed = influxDb.processes.cpuSince();
   const load = await postRequests(write.origin, requests, { concurrency: agentClients, seconds });
-  return { name: row.name, load, cpuSeconds: elapsed(), dataPerRequest: row.requests.dataPerRequest };
+  return { load, cpuSeconds: elapsed(), dataPerRequest: row.requests.dataPerRequest };
 }
+
+const combinedInfluxDbRows = (rounds: readonly InfluxDbRow[]): InfluxDbRow => ({
+  load: combineLoads(rounds.map((round) => round.load)),
+  cpuSeconds: rounds.reduce((total, round) => total + round.cpuSeconds, 0),
+  dataPerRequest: rounds[0]!.dataPerRequest,
+});
 
 const microseconds = (seconds: number, count: number) => (seconds * 1e6) / count;
 const cores = (cpuSeconds: number, wallSeconds: number) => fixed(cpuSeconds / wallSeconds, 2);
@@ -192,26 +215,32 @@ export const agentIntakeSection: BenchSection = async (bench) => {
   for (const { requests } of rows) {
     await postRequests(serviceUrl, requests, { concurrency: agentClients, seconds: warmUpSeconds });
   }
-  const measured: MeasuredRow[] = [];
-  for (const row of rows) measured.push(await measureRow(bench, row));
+  const single = async (row: AgentRow) => {
+    progress(`agents: ${row.name}`);
+    return measureRow(bench, row, settings.seconds);
+  };
+  const [remoteRow, otlpRow, rdfRow] = [await single(remoteWrite), await single(otlp), await single(rdfJson)];
+  // Both encodings of Telegraf's bodies and InfluxDB's writes of them, in turn, round after round.
+  const ratioPairs = [lineProtocol, lineProtocolGzip].map((row) => ({
+    row,
+    ours: [] as MeasuredRow[],
+    influx: [] as InfluxDbRow[],
+  }));
+  const roundSeconds = settings.seconds / 2;
+  for (let round = 0; round < ratioRounds; round++) {
+    progress(`agents: line protocol${influxDb === undefined ? "" : ` and ${influxDb.name}`}, round ${round + 1}`);
+    for (const { row, ours, influx } of ratioPairs) {
+      ours.push(await measureRow(bench, row, roundSeconds));
+      if (influxDb !== undefined) influx.push(await influxDbRow(influxDb, row, roundSeconds));
+    }
+  }
+  const [plainRow, gzipRow] = ratioPairs.map(({ ours }) => combinedRows(ours)) as [MeasuredRow, MeasuredRow];
+  const influxRows = influxDb === undefined ? undefined : ratioPairs.map(({ influx }) => combinedInfluxDbRows(influx));
+  const measured = [plainRow, gzipRow, remoteRow, otlpRow, rdfRow];
   progress("agents: Durable Object requests of one request, its metrics known");
   const probes: (number | undefined)[] = [];
-  for (const { requests } of rows) probes.push(await intakeObjectRequests(serviceUrl, requests));
-  const influxRows =
-    influxDb === undefined
-      ? undefined
-      : [
-          await influxDbRow(influxDb, lineProtocol, settings.seconds, progress),
-          await influxDbRow(influxDb, lineProtocolGzip, settings.seconds, progress),
-        ];
+  for (const { requests } of measured) probes.push(await intakeObjectRequests(serviceUrl, requests));
 
-  const [plainRow, gzipRow, remoteRow, otlpRow, rdfRow] = measured as [
-    MeasuredRow,
-    MeasuredRow,
-    MeasuredRow,
-    MeasuredRow,
-    MeasuredRow,
-  ];
   const influxRate = (index: number) => {
     const row = influxRows?.[index];
     return row === undefined ? Number.NaN : row.load.perSecond * row.dataPerRequest;
@@ -262,7 +291,7 @@ export const agentIntakeSection: BenchSection = async (bench) => {
     probe === undefined ? "– (the consumer overtook every attempt)" : fixed(probe);
   const operationRows = measured.map((row, index) => [
     row.name,
-    ...operations.map(([, operation]) => fixed(row.perThousand[operation], 3)),
+    ...operations.map(([, operation]) => fixed(perThousand(row, operation), 3)),
     probeCell(probes[index]),
   ]);
 
@@ -289,7 +318,7 @@ export const agentIntakeSection: BenchSection = async (bench) => {
     });
   }
   const agentRows = [plainRow, gzipRow, remoteRow, otlpRow];
-  const messages = (row: MeasuredRow) => row.perThousand.queueMessagesWritten;
+  const messages = (row: MeasuredRow) => perThousand(row, "queueMessagesWritten");
   targets.record("agent-queue-messages", {
     measured:
       agentRows.map((row) => fixed(messages(row), 3)).join(", ") +
@@ -301,26 +330,35 @@ export const agentIntakeSection: BenchSection = async (bench) => {
     measured:
       `${agentProbes.map((probe) => (probe === undefined ? "–" : fixed(probe))).join(", ")} (line protocol, gzip, ` +
       "remote write, OTLP); with the consumer's, per 1,000 data: " +
-      `${agentRows.map((row) => fixed(row.perThousand.durableObjectRequests, 3)).join(", ")}, RDF/JSON ` +
-      fixed(rdfRow.perThousand.durableObjectRequests, 3),
+      `${agentRows.map((row) => fixed(perThousand(row, "durableObjectRequests"), 3)).join(", ")}, RDF/JSON ` +
+      fixed(perThousand(rdfRow, "durableObjectRequests"), 3),
     met: agentProbes.every((probe) => probe === 0),
   });
 
   const influxName = influxDb?.name ?? "InfluxDB";
+  const roundRatios = ratioPairs.map(({ ours, influx }) =>
+    ours.map((round, index) => {
+      const other = influx[index];
+      return other === undefined ? Number.NaN : dataPerSecond(round) / (other.load.perSecond * other.dataPerRequest);
+    }),
+  );
   const influxNote =
     influxDb === undefined
-      ? `No InfluxDB answered at ${settings.influxDbUrl} (.ci/install-interop-servers.sh starts one): the comparison is skipped.`
-      : `${influxName} wrote the very line-protocol bodies of the first two rows, plain and gzip, to POST /write of a ` +
-        `database of its own, in the same closed loop after the other rows; its CPU is that of ${influxDb.processes.describe()}.`;
+      ? `No InfluxDB answered at ${settings.influxDbUrl} (.ci/install-interop-servers.sh starts one): the comparison ` +
+        "is skipped."
+      : `Beside them, ${influxName} wrote the very same line-protocol bodies, plain and gzip, to the POST /write of a ` +
+        `database of its own in the same closed loop; its CPU is that of ${influxDb.processes.describe()}.`;
   return [
-    `Intake from agents: each row posts for ${settings.seconds} s in a closed loop of ${agentClients} clients (a few ` +
-      "agents, each sending its next batch once the last was answered), cycling through " +
-      `${bodiesPerRow} bodies of the size the agent sends: Telegraf's cpu input, 1,000 lines of 10 fields (tags cpu ` +
-      "and host) per batch, plain and gzip as `content_encoding` sends it; Prometheus's 2,000 samples per remote " +
-      "write, snappy; the OpenTelemetry SDK's export of 1,000 points (10 instruments × 100 attribute sets, its " +
-      "protobuf serializer); and RDF/JSON batches of 1,000 data beside them. Every row's metrics were registered by " +
-      `an unmeasured warm-up of ${warmUpSeconds} s. Data/s are the data the service counted as accepted (GET /v1/usage) ` +
-      `over the row's seconds. ${influxNote}`,
+    `Intake from agents: closed loops of ${agentClients} clients (a few agents, each sending its next batch once the ` +
+      `last was answered), each cycling through ${bodiesPerRow} bodies of the size its agent sends: Telegraf's cpu ` +
+      "input, 1,000 lines of 10 fields (tags cpu and host) per batch, plain and gzip as `content_encoding` sends it; " +
+      "Prometheus's 2,000 samples per remote write, snappy; the OpenTelemetry SDK's export of 1,000 points (10 " +
+      "instruments × 100 attribute sets, its protobuf serializer); and RDF/JSON batches of 1,000 data beside them. " +
+      `Every row's metrics were registered by an unmeasured warm-up of ${warmUpSeconds} s. The remote write, OTLP and ` +
+      `RDF/JSON rows post for ${settings.seconds} s each; then the line-protocol rows, plain and gzip, run in ` +
+      `${ratioRounds} rounds of ${fixed(roundSeconds, 1)} s, each followed by InfluxDB's write of the same bodies, so ` +
+      "that the drift of a shared machine weighs on both alike. Data/s are the data the service counted as accepted " +
+      `(GET /v1/usage) over the row's seconds. ${influxNote}`,
     "",
     ...markdownTable(
       [
@@ -335,6 +373,13 @@ export const agentIntakeSection: BenchSection = async (bench) => {
       throughputRows,
     ),
     "",
+    ...(influxDb === undefined
+      ? []
+      : [
+          `Line protocol ÷ ${influxName} by round: plain ${roundRatios[0]!.map((ratio) => fixed(ratio, 2)).join(", ")}; ` +
+            `gzip ${roundRatios[1]!.map((ratio) => fixed(ratio, 2)).join(", ")}.`,
+          "",
+        ]),
     `Worker CPU: the utime + stime of ${processes.worker.describe()} while the row's requests ran, per request and ` +
       'per accepted datum; "with its consumption" runs on until the consumer was done with the row\'s data (every ' +
       "queue message written was read and no count moved for " +
@@ -355,8 +400,8 @@ export const agentIntakeSection: BenchSection = async (bench) => {
     ),
     "",
     "Platform operations per 1,000 accepted data, counted by the Worker (GET /v1/usage) from before each row until " +
-      "the consumer was done with its data (no observers, so the consumer's only Durable Object request is its " +
-      "metric's delivery plan per batch); and the Durable Object requests of one request alone, posted once the " +
+      "the consumer was done with its data (no observers, so the consumer's only Durable Object requests are " +
+      "the delivery plans of each metric of a batch); and the Durable Object requests of one request alone, posted once the " +
       "consumer was done and counted as soon as it was answered, before its messages reached the consumer.",
     "",
     ...markdownTable(

@@ -2,7 +2,7 @@ import { rdfJsonBody } from "../tools/testing/monitoring-data.ts";
 import { drainBacklog } from "./delivery.ts";
 import type { InfluxDbUnderTest } from "./influxdb.ts";
 import { formatLine, measuredDatum } from "./line-protocol.ts";
-import { type LoadOptions, type LoadResult, runLoad } from "./load.ts";
+import { combineLoads, type LoadOptions, type LoadResult, runLoad } from "./load.ts";
 import { fixed, markdownTable } from "./markdown.ts";
 import { clockTicksPerSecond, cpuMeter } from "./process-accounting.ts";
 import type { BenchSection, ProcessRole } from "./section.ts";
@@ -78,17 +78,16 @@ export function jsonParseRate(
 const ratioRounds = 6;
 
 /** A row's load and the CPU seconds each process used while it ran. */
-interface Measured {
+export interface Measured {
   load: LoadResult;
   cpu: Record<ProcessRole, number>;
 }
 
-function combined(rounds: readonly Measured[]): Measured {
+/** A row measured in rounds, as one. */
+export function combined(rounds: readonly Measured[]): Measured {
   const sum = (pick: (round: Measured) => number) => rounds.reduce((total, round) => total + pick(round), 0);
-  const requests = sum((round) => round.load.requests);
-  const seconds = sum((round) => round.load.seconds);
   return {
-    load: { requests, seconds, perSecond: requests / seconds, errors: sum((round) => round.load.errors) },
+    load: combineLoads(rounds.map((round) => round.load)),
     cpu: {
       worker: sum((round) => round.cpu.worker),
       relay: sum((round) => round.cpu.relay),

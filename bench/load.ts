@@ -51,3 +51,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   agent.destroy();
   return { requests: completed, seconds, perSecond: completed / seconds, errors };
 }
+
+/** Loads run one after another as one: their requests over their seconds together. */
+export function combineLoads(loads: readonly LoadResult[]): LoadResult {
+  const sum = (pick: (load: LoadResult) => number) => loads.reduce((total, load) => total + pick(load), 0);
+  const requests = sum((load) => load.requests);
+  const seconds = sum((load) => load.seconds);
+  return { requests, seconds, perSecond: requests / seconds, errors: sum((load) => load.errors) };
+}

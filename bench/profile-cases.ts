@@ -1,27 +1,52 @@
+import { telegrafCpuBodies, telegrafRequests } from "./agent-requests.ts";
 import { drainBacklog } from "./delivery.ts";
 import { startDiscardingReceiver } from "./discarding-receiver.ts";
-import { bodies } from "./intake.ts";
+import { type IntakeRequests, postRequests, rdfJsonRequests } from "./intake-requests.ts";
 import type { IsolateProfiler } from "./isolate-profiler.ts";
-import { type LoadResult, runLoad } from "./load.ts";
+import type { LoadResult } from "./load.ts";
 import type { CpuProfile } from "./profile-summary.ts";
 import type { SystemUnderTest } from "./system-under-test.ts";
 
+/** A load the Worker's isolate is profiled under: its requests, given the metric the case observes. */
+export interface ProfileCase {
+  id: string;
+  title: string;
+  requests(metric: string): IntakeRequests;
+  /** HTTP observers of the case's metric. */
+  observers: number;
+}
+
 /**
  * The loads the Worker's isolate is profiled under: the intake's two extremes with no observer,
- * and the delivery target's case. Each posts in a closed loop, as the intake section does.
+ * the delivery target's case, and Telegraf's batches of line protocol (whose metrics are its own,
+ * with no observer). Each posts in a closed loop, as the intake section does.
  */
-export const profileCases = [
-  { id: "batched", title: "1,000-datum requests, no observers", dataPerRequest: 1_000, bodyCount: 40, observers: 0 },
-  { id: "single", title: "single-datum requests, no observers", dataPerRequest: 1, bodyCount: 1_000, observers: 0 },
+export const profileCases: readonly ProfileCase[] = [
+  {
+    id: "batched",
+    title: "1,000-datum requests, no observers",
+    requests: (metric) => rdfJsonRequests(40, 1_000, metric),
+    observers: 0,
+  },
+  {
+    id: "single",
+    title: "single-datum requests, no observers",
+    requests: (metric) => rdfJsonRequests(1_000, 1, metric),
+    observers: 0,
+  },
   {
     id: "four-observers",
     title: "1,000-datum requests to one metric with 4 HTTP observers (TOWER/JSON)",
-    dataPerRequest: 1_000,
-    bodyCount: 40,
+    requests: (metric) => rdfJsonRequests(40, 1_000, metric),
     observers: 4,
   },
-] as const;
-export type ProfileCase = (typeof profileCases)[number];
+  {
+    id: "line-protocol",
+    title: "line protocol, Telegraf's cpu batches of 10,000 fields (`POST /write`), no observers",
+    requests: () => telegrafRequests(telegrafCpuBodies(8), "identity"),
+    observers: 0,
+  },
+];
 
 /** What a case is run against and how long it posts for. */
 export interface ProfileTarget {
@@ -60,23 +85,15 @@ export async function runProfileCase(target: ProfileTarget, profileCase: Profile
   try {
     const unobserve = await system.observe(metric, receivers);
     try {
-      const requestBodies = bodies(profileCase.bodyCount, profileCase.dataPerRequest, metric);
-      const post = (forSeconds: number) =>
-        runLoad({
-          url: `${serviceUrl}/monitoringdata`,
-          method: "POST",
-          bodies: requestBodies,
-          expectedStatus: 204,
-          concurrency,
-          seconds: forSeconds,
-        });
+      const requests = profileCase.requests(metric);
+      const post = (forSeconds: number) => postRequests(serviceUrl, requests, { concurrency, seconds: forSeconds });
       await post(warmUpSeconds);
       await drainBacklog(system, drainTimeoutSeconds);
       const { result, profile } = await profiler.profile(async () => {
         const load = await post(seconds);
         return { load, drainSeconds: await drainBacklog(system, drainTimeoutSeconds) };
       });
-      const data = (result.load.requests - result.load.errors) * profileCase.dataPerRequest;
+      const data = (result.load.requests - result.load.errors) * requests.dataPerRequest;
       return { ...result, data, profile };
     } finally {
       await unobserve();

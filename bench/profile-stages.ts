@@ -11,6 +11,7 @@ import type { Attribution, CallFrame } from "./profile-summary.ts";
 export const stages = [
   "parse",
   "validate",
+  "series to data",
   "encode",
   "queue",
   "consumer decode",
@@ -32,8 +33,10 @@ export const idle = "idle";
 export const stageContents: Record<Stage, string> = {
   parse:
     "body bytes → text → JSON (UTF-8 decoding, `JSON.parse`, the depth check), or → data by a scan of the text " +
-    "where intake reads data straight from it",
+    "where intake reads data straight from it; the agents' routes and readers (gzip, snappy, protobuf, line " +
+    "protocol, OTLP) up to their series",
   validate: "the RDF/JSON reader, the rules of its literals, zod",
+  "series to data": "the agents' series made data: resourceIds from labels, datum ids, metric names checked",
   encode: "packing accepted data into queue messages",
   queue: "the intake sender and the queue binding's send/sendBatch",
   "consumer decode": "the consumer's `JSON.parse` of message bodies and its decoding of rows into data",
@@ -73,6 +76,11 @@ const builtIns: readonly [RegExp, Attribution][] = [
 const modules: readonly { path: RegExp; functionName?: RegExp; attribution: Attribution }[] = [
   { path: /\/json-(text|pars)|json-scan/, attribution: own("parse") },
   { path: /^src\/worker\/intake\/rdf-|^node_modules\/zod\//, attribution: own("validate") },
+  { path: /^src\/worker\/intake\/common\/(series|datum-id|agent-intake)/, attribution: own("series to data") },
+  {
+    path: /^src\/worker\/intake\/(line-protocol|remote-write|otlp)\/|^src\/worker\/intake\/common\//,
+    attribution: own("parse"),
+  },
   // The message format's module holds both sides of the queue and the sending of messages.
   { path: /\/queue-message/, functionName: /decode|^rowsToData$|^fromRow$/i, attribution: own("consumer decode") },
   { path: /\/queue-message/, functionName: /^send/, attribution: own("queue") },

@@ -28,7 +28,7 @@ const list = <T extends z.ZodType>(item: T, fallback: string) =>
 
 /**
  * `npm run bench` settings, from environment variables; with the defaults a full run takes about
- * nine minutes on 2 cores, the soak's 200 s included.
+ * ten minutes on 2 cores, the soak's 200 s included.
  */
 export const benchSettingsSchema = z
   .object({

@@ -44,6 +44,8 @@ export const api = {
     sendJson<ObserverReport>("PATCH", observerPath(metric, observer), { state }),
   replay: (metric: string, observer: string) =>
     sendJson<{ data: number }>("POST", `${observerPath(metric, observer)}/replay`),
+  retryNow: (metric: string, observer: string) =>
+    sendJson<ObserverReport>("POST", `${observerPath(metric, observer)}/retry`),
   deleteObserver: (metric: string, observer: string) => callApi("DELETE", observerPath(metric, observer)),
   model: () => getJson<Model>("/v1/resources"),
   rules: () => getJson<{ monitoringRules: Rule[] }>("/v1/monitoring-rules", asJson),

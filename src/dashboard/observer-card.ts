@@ -16,7 +16,8 @@ export interface ObserverView {
 
 /**
  * One observer of a metric: where it delivers, its state and health, its delivery counts and last
- * error, its attempt log, and the buttons that pause or resume it, replay its dead data or delete it.
+ * error, its attempt log, and the buttons that pause or resume it, retry its backlog now, replay its
+ * dead data or delete it.
  */
 export function observerCard(metric: string, context: PageContext, initial: ObserverView): ItemView<ObserverView> {
   const id = initial.report.id;
@@ -42,6 +43,13 @@ export function observerCard(metric: string, context: PageContext, initial: Obse
       return resume ? `Observer ${target} resumed.` : `Observer ${target} paused.`;
     }),
   );
+  const retry = actionButton("Retry now", "button", () =>
+    run(async () => {
+      const backlog = (await api.retryNow(metric, id))?.status.backlog ?? 0;
+      return backlog === 0 ? `No data wait for ${target}.` : `Retrying ${data(backlog)} for ${target} now.`;
+    }),
+  );
+  setAttribute(retry, "aria-label", `Retry the backlog of ${target} now`);
   const replay = actionButton("Replay dead data", "button", () =>
     run(async () => {
       const replayed = (await api.replay(metric, id))?.data ?? 0;
@@ -85,7 +93,7 @@ export function observerCard(metric: string, context: PageContext, initial: Obse
       ),
       h("div", { class: "badges" }, state.element, health.element),
     ),
-    h("div", { class: "card-actions" }, toggle, replay, remove),
+    h("div", { class: "card-actions" }, toggle, retry, replay, remove),
     h("dl", { class: "stats", "aria-live": "polite" }, ...Object.values(stats).map((stat) => stat.element)),
     h("p", { class: "last-error" }, h("span", { class: "label" }, "Last error"), lastError),
     h("h4", {}, "Attempt log"),
@@ -103,6 +111,8 @@ export function observerCard(metric: string, context: PageContext, initial: Obse
       const action = report.state === "active" ? "Pause" : "Resume";
       setText(toggle, action);
       setAttribute(toggle, "aria-label", `${action} observer ${target}`);
+      // A paused or disabled observer is sent nothing: resuming it is what tries its backlog.
+      retry.hidden = report.state !== "active";
       setText(stats.delivered.value, formatCount(status.delivered));
       setText(stats.failed.value, formatCount(status.failed));
       setText(stats.backlog.value, formatCount(status.backlog));

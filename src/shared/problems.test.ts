@@ -25,7 +25,9 @@ describe("problemBody", () => {
   it("lists the first problems up to the limit and counts the rest in the detail", () => {
     const body = problemBody(ApiError.validation(problemsOf(maxListedProblems + 250), "Many."));
     expect(body.errors).toEqual(problemsOf(maxListedProblems));
-    expect(body.detail).toBe(`Many. The first ${maxListedProblems} problems are listed, and 250 more problems are not.`);
+    expect(body.detail).toBe(
+      `Many. The first ${maxListedProblems} problems are listed, and 250 more problems are not.`,
+    );
   });
 
   it("cuts a path or a message that echoes a long part of the request", () => {

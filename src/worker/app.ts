@@ -10,6 +10,7 @@ import { docsAsset } from "./contract/docs-assets";
 import { dashboardRoutes } from "./dashboard/dashboard-routes";
 import type { AppEnv } from "./http/app-env";
 import { authentication } from "./http/auth";
+import { refuseUnknownQuery } from "./http/query-check";
 import { pingRoutes, queryRoutes } from "./intake/line-protocol/handshake-routes";
 import { influxV1WriteRoutes, influxV2WriteRoutes } from "./intake/line-protocol/write-routes";
 import { otlpMetricsRoutes } from "./intake/otlp/routes";
@@ -37,6 +38,7 @@ function onError(error: Error): Response {
 /** The routes of the API, mounted both under /v1 and at the root. */
 function createApi() {
   const api = new Hono<AppEnv>()
+    .use(refuseUnknownQuery)
     .route("/healthz", healthRoutes)
     .route("/metrics", metricRoutes)
     .route("/metrics/:id/observers", observerRoutes)
@@ -61,7 +63,8 @@ export type ApiRoutes = ReturnType<typeof createApi>;
 
 /** Builds the Worker's HTTP app: one error path, body limits, and every route under / and /v1. */
 export function createApp() {
-  const app = new Hono<AppEnv>();
+  // Not strict: a path with a trailing slash is served as the path without it.
+  const app = new Hono<AppEnv>({ strict: false });
   app.onError(onError);
   app.notFound(problemOnNotFound);
   // A known path called with another method: 405 with the methods it has, instead of the 404.

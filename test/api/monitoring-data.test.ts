@@ -60,12 +60,25 @@ describe("POST /monitoringdata", () => {
       validationProblem("The monitoring data are not valid; nothing was accepted.", [
         {
           path: `/bad/${monitoringNamespace.replaceAll("/", "~1")}value/0/value`,
-          message: "value is not an xsd:double lexical form",
+          message: "The value is not an xsd:double lexical form.",
         },
       ]),
     );
     expect(await metricExists("rejected-good")).toBe(false);
     expect(await metricExists("rejected-bad")).toBe(false);
+  });
+
+  it("says that property names are full IRIs to a datum that names them bare", async () => {
+    const answer = await sendJson("POST", "/monitoringdata", {
+      d1: { metric: "cpu", value: 0.5, timestamp: 1409223851698, resourceId: "vm1" },
+    });
+    expect(answer.status).toBe(400);
+    const { errors } = (await answer.json()) as { errors: { path: string; message: string }[] };
+    expect(errors.map((error) => error.path)).toEqual(["/d1", "/d1", "/d1", "/d1"]);
+    expect(errors[0]!.message).toBe(
+      'Missing property metric: property names are full IRIs, and "metric" is not one this service reads; ' +
+        `write "${monitoringNamespace}metric":[{"type":"literal","value":"cpu"}].`,
+    );
   });
 
   it("answers 400 for malformed JSON, 415 for another content type, 413 above the body limit", async () => {

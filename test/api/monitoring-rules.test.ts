@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { validOriginalDocuments, wrongAtosRule } from "../../src/worker/rules/document/fixtures/original-documents";
-import { expectProblem, prefixes, request, sendJson } from "./support/http";
+import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/http";
 
 // Storage is shared by the tests of this file: every test starts without rules.
 
@@ -209,13 +209,27 @@ describe("enabling and disabling", () => {
     expect((await request("GET", "/monitoring-rules/nothing?enabled=true")).status).toBe(404);
   });
 
-  it("PATCH {enabled} answers the rule as it is now", async () => {
+  it("PATCH {enabled} answers the rule as it is now, with its status as GET answers it", async () => {
     expect((await install(averageRule())).status).toBe(204);
     const patched = await sendJson("PATCH", "/monitoring-rules/average", { enabled: false });
     expect(patched.status).toBe(200);
-    expect(await patched.json()).toMatchObject({ id: "average", enabled: false });
-    expect((await sendJson("PATCH", "/monitoring-rules/average", { enabled: "no" })).status).toBe(400);
+    const answer = await patched.json();
+    expect(answer).toMatchObject({ id: "average", enabled: false, status: { enabled: false, windowsEvaluated: 0 } });
+    expect(answer).toEqual(await (await request("GET", "/monitoring-rules/average", jsonAccept)).json());
     expect((await sendJson("PATCH", "/monitoring-rules/nothing", { enabled: true })).status).toBe(404);
+  });
+
+  it.each([
+    ["a string", { enabled: "yes" }, 'Must be true or false (a JSON boolean, without quotes), not "yes".'],
+    ["a number", { enabled: 1 }, "Must be true or false (a JSON boolean, without quotes), not 1."],
+    ["nothing", {}, "Required: enabled, true or false."],
+  ])("PATCH refuses enabled given as %s, saying what it must be", async (_case, body, message) => {
+    expect((await install(averageRule())).status).toBe(204);
+    await expectProblem(
+      await sendJson("PATCH", "/monitoring-rules/average", body),
+      400,
+      validationProblem("The request has problems; see errors.", [{ path: "/enabled", message }]),
+    );
   });
 });
 
@@ -300,11 +314,24 @@ describe("all or nothing", () => {
     });
   });
 
-  it("refuses a body that is neither XML nor JSON", async () => {
-    const answer = await request("POST", "/monitoring-rules", {
-      body: "monitoringRules",
-      headers: { "content-type": "text/plain" },
+  it.each([
+    ["an empty body, as curl sends for a file it could not open", "", "The body is empty"],
+    ["a body of blanks", " \n", "The body is empty"],
+    ["a body that is neither XML nor JSON", "monitoringRules", 'The body starts with "m"'],
+  ])("refuses %s as no rule document", async (_case, body, start) => {
+    const answer = await request("POST", "/monitoring-rules", { body, headers: { "content-type": "text/plain" } });
+    const expected =
+      'expected a rule document in XML (<monitoringRules>…) or JSON ({"monitoringRules":[…]}); nothing was installed.';
+    await expectProblem(answer, 400, {
+      type: "urn:tower-edge:problem:validation-failed",
+      title: "Request not valid",
+      status: 400,
+      detail: `${start}: ${expected}`,
     });
+  });
+
+  it("refuses broken JSON as JSON", async () => {
+    const answer = await request("POST", "/monitoring-rules", { body: '{"monitoringRules":[', headers: {} });
     expect(answer.status).toBe(400);
     expect(((await answer.json()) as { type: string }).type).toBe("urn:tower-edge:problem:malformed-json");
   });

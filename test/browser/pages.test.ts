@@ -68,6 +68,23 @@ describe.skipIf(!hasChromium)("the dashboard's pages", () => {
     await page.close();
   });
 
+  it("shows what each way in accepted, refused and skipped", async () => {
+    const line = await fetch(`${service.url}/write`, {
+      method: "POST",
+      body: "lp_overview,host=vm1 load=0.5,state=\"ok\"\nlp_overview,host=vm1 load=",
+    });
+    expect(line.status).toBe(400);
+    const { page } = await newWatchedPage(browser);
+    await page.goto(`${service.url}/#/`);
+    const routes = page.getByRole("region", { name: "Intake by route" });
+    const influx = routes.getByRole("row").filter({ hasText: "InfluxDB 1.x line protocol" });
+    await expect.poll(async () => (await influx.innerText()).replace(/\s+/g, " ")).toMatch(
+      /InfluxDB 1\.x line protocol \/write 1 1 1 string fields/,
+    );
+    expect(await routes.getByRole("row").filter({ hasText: "/api/v1/write" }).count()).toBe(1);
+    await page.close();
+  });
+
   it.each(dashboardPages.filter(({ name }) => name === "overview" || name === "metric"))(
     "keeps its layout while new data arrive and the $name page refreshes",
     async ({ hash, ready }) => {

@@ -23,6 +23,11 @@ export interface LocalWorkerOptions {
   consoleLevel?: ConsoleLevel;
   /** Opens workerd's V8 inspector on this port (the profiler connects to it). */
   inspectorPort?: number;
+  /**
+   * Runs wrangler.toml's [build] command first, as `wrangler dev` does (the default); test runs
+   * that ran it once for all their services leave it out.
+   */
+  build?: boolean;
 }
 
 export interface LocalWorker {
@@ -51,7 +56,7 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
   const config = unstable_readConfig({ config: wranglerConfigPath });
   const { workerOptions, main } = unstable_getMiniflareWorkerOptions(config);
   if (main === undefined) throw new Error(`${wranglerConfigPath} names no main module`);
-  await runCustomBuild(config, options.verbose);
+  if (options.build ?? true) await runCustomBuild(config, options.verbose);
   const outdir = await newBundleDirectory();
   const removeBundle = () => rm(outdir, { recursive: true, force: true });
   let miniflare: Miniflare | undefined;

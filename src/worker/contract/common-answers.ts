@@ -1,4 +1,5 @@
 import { type Access, requiredAccess } from "../http/auth";
+import { judgesQuery } from "../http/query-check";
 import { problemAnswer } from "./answers";
 import type { Operation, Responses, SecurityRequirement } from "./openapi-types";
 import { settingDefaults } from "./setting-defaults";
@@ -51,12 +52,23 @@ const byAccess: Record<Access, { security: SecurityRequirement[]; answers: Respo
   },
 };
 
-/** What any route that reads a body may answer before the route sees it. */
+/** What any route that reads a body may answer before the route sees it, besides a 400. */
 const bodyAnswers: Responses = {
-  400: problemAnswer("The body is not JSON (malformed-json), or breaks the route's rules (validation-failed)."),
   413: problemAnswer(`The body is over MAX_BODY_BYTES (${settingDefaults.MAX_BODY_BYTES} unless configured).`),
   415: problemAnswer("A Content-Type that is not JSON (application/json or application/<type>+json)."),
 };
+
+const malformedBody = "the body is not JSON (malformed-json), or breaks the route's rules (validation-failed)";
+const unknownQuery =
+  "the query names a parameter the route does not take, each at /<name> with the name probably meant (validation-failed)";
+
+/** The 400 the middleware may answer: for the body a route reads, for a query it judges. */
+function badRequest(readsBody: boolean, judgesItsQuery: boolean): Responses {
+  const causes = [readsBody && malformedBody, judgesItsQuery && unknownQuery].filter((cause) => cause !== false);
+  if (causes.length === 0) return {};
+  const description = causes.join("; or ");
+  return { 400: problemAnswer(`${description[0]!.toUpperCase()}${description.slice(1)}.`) };
+}
 
 const internal = problemAnswer("An unexpected failure, a storage failure included; the answer shows no internals.");
 
@@ -70,6 +82,7 @@ export function addCommonAnswers(path: string, operation: Operation): void {
   operation.responses = {
     ...access.answers,
     ...(operation.requestBody ? bodyAnswers : {}),
+    ...badRequest(operation.requestBody !== undefined, judgesQuery(path)),
     500: internal,
     ...operation.responses,
   };

@@ -118,18 +118,35 @@ describe("parseMonitoringData: accepted bodies", () => {
     const fields = { type: "literal", value: emoji.repeat(256) };
     expect(parsedValueOf("metric", fields)).toBe(emoji.repeat(256));
     expect(problemsOf({ d1: subject(literal("metric", { ...fields, value: emoji.repeat(257) })) })).toEqual([
-      { path: at("metric", 0, "value"), message: "metric name must be at most 256 characters long" },
+      { path: at("metric", 0, "value"), message: "Metric name must be at most 256 characters long." },
     ]);
   });
 });
 
 describe("parseMonitoringData: the body", () => {
+  const expectedBody =
+    `RDF/JSON: an object keyed by datum id, e.g. {"d1":{"${md}metric":[{"type":"literal","value":"cpu"}],…}}, ` +
+    "each datum giving its metric, timestamp, value and resourceId by their full IRIs";
+
   it.each([[[]], [null], ["text"], [42], [[subject()]]])("rejects %j as a whole", (body) => {
-    expect(problemsOf(body)).toEqual([{ path: "", message: "the body must be an RDF/JSON object keyed by datum id" }]);
+    expect(problemsOf(body)).toEqual([{ path: "", message: `Must be ${expectedBody}.` }]);
   });
 
   it("rejects an object without data", () => {
-    expect(problemsOf({})).toEqual([{ path: "", message: "the body holds no data" }]);
+    expect(problemsOf({})).toEqual([{ path: "", message: `The body holds no data; it must be ${expectedBody}.` }]);
+  });
+
+  it("points TOWER/JSON, the form observers receive, at the shape expected", () => {
+    const towerDatum = { resourceId: "vm1", metric: "cpu", value: 0.5, timestamp: 1409223851698 };
+    expect(problemsOf([towerDatum, towerDatum])).toEqual([
+      { path: "", message: `The body is TOWER/JSON, the form observers receive; this route takes ${expectedBody}.` },
+    ]);
+    expect(problemsOf(towerDatum)).toEqual([
+      {
+        path: "",
+        message: `The body is a datum in TOWER/JSON, the form observers receive; this route takes ${expectedBody}.`,
+      },
+    ]);
   });
 
   it("tells too many data apart from problems, before validating any", () => {
@@ -141,9 +158,9 @@ describe("parseMonitoringData: the body", () => {
 
   it("rejects a subject that is not an object, and an empty datum id", () => {
     expect(problemsOf({ d1: [subject()], "": subject(), d3: "x" })).toEqual([
-      { path: "/d1", message: "a datum must be an object of properties" },
-      { path: "/", message: "a datum id must not be empty" },
-      { path: "/d3", message: "a datum must be an object of properties" },
+      { path: "/d1", message: "Must be a datum: an object of its properties, each named by its full IRI." },
+      { path: "/", message: "A datum id must not be empty." },
+      { path: "/d3", message: "Must be a datum: an object of its properties, each named by its full IRI." },
     ]);
   });
 
@@ -157,12 +174,12 @@ describe("parseMonitoringData: the body", () => {
       d2: subject({ [`${md}resourceId`]: [{ type: "literal", value: "", datatype: `${xsd}string` }] }),
     };
     expect(problemsOf(body)).toEqual([
-      { path: "/d1", message: "missing property metric" },
+      { path: "/d1", message: `Missing property metric; give it as "${md}metric":[{"type":"literal","value":"cpu"}].` },
       {
         path: "/d1/http:~1~1www.modaclouds.eu~1rdfs~11.0~1monitoringdata#value/0/value",
-        message: "value is not an xsd:double lexical form",
+        message: "The value is not an xsd:double lexical form.",
       },
-      { path: jsonPointer(["d2", `${md}resourceId`, 0, "value"]), message: "resourceId must not be empty" },
+      { path: jsonPointer(["d2", `${md}resourceId`, 0, "value"]), message: "The resourceId must not be empty." },
     ]);
   });
 
@@ -171,11 +188,11 @@ describe("parseMonitoringData: the body", () => {
     const resource = (value: string) =>
       subject(literal("resourceId", { type: "literal", value, datatype: `${xsd}string` }));
     expect(problemsOf({ [long]: subject(), d1: resource(long), d2: resource("vm\u0007") })).toEqual([
-      { path: `/${long}`, message: "a datum id must be at most 1024 characters" },
-      { path: at("resourceId", 0, "value"), message: "resourceId must be at most 1024 characters" },
+      { path: `/${long}`, message: "A datum id must be at most 1024 characters." },
+      { path: at("resourceId", 0, "value"), message: "The resourceId must be at most 1024 characters." },
       {
         path: jsonPointer(["d2", `${md}resourceId`, 0, "value"]),
-        message: "resourceId must not contain control characters",
+        message: "The resourceId must not contain control characters.",
       },
     ]);
     const longest = "y".repeat(1_024);
@@ -185,16 +202,40 @@ describe("parseMonitoringData: the body", () => {
   it("reports a recurring bad metric name at every datum that names it", () => {
     const bad = subject(literal("metric", { type: "literal", value: "a/b" }));
     expect(problemsOf({ d1: bad, d2: bad })).toEqual([
-      { path: at("metric", 0, "value"), message: 'metric name must not contain "/"' },
-      { path: jsonPointer(["d2", `${md}metric`, 0, "value"]), message: 'metric name must not contain "/"' },
+      { path: at("metric", 0, "value"), message: 'Metric name must not contain "/".' },
+      { path: jsonPointer(["d2", `${md}metric`, 0, "value"]), message: 'Metric name must not contain "/".' },
     ]);
   });
 });
 
 describe("parseMonitoringData: properties", () => {
-  it.each(["metric", "timestamp", "value", "resourceId"])("requires %s", (property) => {
+  it.each([
+    ["metric", '[{"type":"literal","value":"cpu"}]'],
+    ["timestamp", `[{"type":"literal","value":"1409223851698","datatype":"${xsd}integer"}]`],
+    ["value", `[{"type":"literal","value":"0.5","datatype":"${xsd}double"}]`],
+    ["resourceId", `[{"type":"literal","value":"vm1","datatype":"${xsd}string"}]`],
+  ])("requires %s, showing how to give it", (property, literalList) => {
     expect(problemsOf({ d1: subject({ [`${md}${property}`]: undefined }) })).toEqual([
-      { path: "/d1", message: `missing property ${property}` },
+      { path: "/d1", message: `Missing property ${property}; give it as "${md}${property}":${literalList}.` },
+    ]);
+  });
+
+  it("says that property names are full IRIs when a datum names its properties otherwise", () => {
+    const bare = subject({ [`${md}metric`]: undefined, metric: [{ type: "literal", value: "cpu" }] });
+    const elsewhere = subject({ [`${md}value`]: undefined, "http://example.org/ns#Value": [] });
+    expect(problemsOf({ d1: bare, d2: elsewhere })).toEqual([
+      {
+        path: "/d1",
+        message:
+          'Missing property metric: property names are full IRIs, and "metric" is not one this service reads; ' +
+          `write "${md}metric":[{"type":"literal","value":"cpu"}].`,
+      },
+      {
+        path: "/d2",
+        message:
+          'Missing property value: property names are full IRIs, and "http://example.org/ns#Value" is not one ' +
+          `this service reads; write "${md}value":[{"type":"literal","value":"0.5","datatype":"${xsd}double"}].`,
+      },
     ]);
   });
 
@@ -203,14 +244,14 @@ describe("parseMonitoringData: properties", () => {
     expect(problemsOf(body)).toEqual([
       {
         path: jsonPointer(["d1", `${model}value`]),
-        message: `value is given in both namespaces ${md} and ${model}; give it once`,
+        message: `The value is given in both namespaces ${md} and ${model}; give it once.`,
       },
     ]);
   });
 
   it.each([
-    [{ type: "literal", value: "1" }, "not an array", "value must be an array holding one literal object"],
-    [[], "empty", "value must hold exactly one literal, not 0"],
+    [{ type: "literal", value: "1" }, "not an array", "Must be an array holding one literal object."],
+    [[], "empty", "Must hold exactly one literal, not 0."],
   ])("rejects an object list %j (%s)", (objects, _case, message) => {
     expect(problemsOf({ d1: subject({ [`${md}value`]: objects }) })).toEqual([{ path: at("value"), message }]);
   });
@@ -218,13 +259,13 @@ describe("parseMonitoringData: properties", () => {
   it("rejects two literals for one property", () => {
     const literalOne = { type: "literal", value: "1", datatype: `${xsd}double` };
     expect(problemsOf({ d1: subject({ [`${md}value`]: [literalOne, literalOne] }) })).toEqual([
-      { path: at("value"), message: "value must hold exactly one literal, not 2" },
+      { path: at("value"), message: "Must hold exactly one literal, not 2." },
     ]);
   });
 
   it("rejects a list element that is not a literal object", () => {
     expect(problemsOf({ d1: subject({ [`${md}value`]: ["1"] }) })).toEqual([
-      { path: at("value", 0), message: "value must hold a literal object" },
+      { path: at("value", 0), message: 'Must be a literal object: {"type":"literal","value":…}.' },
     ]);
   });
 
@@ -233,21 +274,17 @@ describe("parseMonitoringData: properties", () => {
     expect(problemsOf({ d1: subject(literal("value", fields)) })).toEqual([
       { path: at("value", 0, "lang"), message: "Unknown field." },
       { path: at("value", 0, "extra"), message: "Unknown field." },
-      { path: at("value", 0, "type"), message: 'type must be "literal"' },
-      { path: at("value", 0, "value"), message: "the lexical form of value must be a string" },
+      { path: at("value", 0, "type"), message: 'Must be "literal".' },
+      { path: at("value", 0, "value"), message: "The lexical form of value must be a string." },
     ]);
   });
 
   it.each([
-    ["timestamp", undefined, "timestamp must have the datatype http://www.w3.org/2001/XMLSchema#integer"],
-    ["timestamp", `${xsd}long`, "timestamp must have the datatype http://www.w3.org/2001/XMLSchema#integer"],
-    ["value", `${xsd}float`, "value must have the datatype http://www.w3.org/2001/XMLSchema#double"],
-    ["resourceId", undefined, "resourceId must have the datatype http://www.w3.org/2001/XMLSchema#string"],
-    [
-      "metric",
-      `${xsd}integer`,
-      "metric must be a plain literal (no datatype, or http://www.w3.org/2001/XMLSchema#string)",
-    ],
+    ["timestamp", undefined, `Required: the datatype ${xsd}integer.`],
+    ["timestamp", `${xsd}long`, `Must be ${xsd}integer.`],
+    ["value", `${xsd}float`, `Must be ${xsd}double.`],
+    ["resourceId", undefined, `Required: the datatype ${xsd}string.`],
+    ["metric", `${xsd}integer`, `Must be ${xsd}string, or absent (a plain literal).`],
   ])("rejects %s with the datatype %s", (property, datatype, message) => {
     const fields: Literal = { type: "literal", value: "1" };
     if (datatype !== undefined) fields.datatype = datatype;
@@ -261,7 +298,7 @@ describe("parseMonitoringData: properties", () => {
     (lexical) => {
       const fields = { type: "literal", value: lexical, datatype: `${xsd}double` };
       expect(problemsOf({ d1: subject(literal("value", fields)) })).toEqual([
-        { path: at("value", 0, "value"), message: "value is not an xsd:double lexical form" },
+        { path: at("value", 0, "value"), message: "The value is not an xsd:double lexical form." },
       ]);
     },
   );
@@ -269,7 +306,7 @@ describe("parseMonitoringData: properties", () => {
   it.each(["1.5", "1e3", "", "abc", " 1", "0x10", "+"])("rejects the timestamp %j", (lexical) => {
     const fields = { type: "literal", value: lexical, datatype: `${xsd}integer` };
     expect(problemsOf({ d1: subject(literal("timestamp", fields)) })).toEqual([
-      { path: at("timestamp", 0, "value"), message: "timestamp is not an xsd:integer lexical form" },
+      { path: at("timestamp", 0, "value"), message: "The timestamp is not an xsd:integer lexical form." },
     ]);
   });
 
@@ -280,20 +317,20 @@ describe("parseMonitoringData: properties", () => {
       expect(problemsOf({ d1: subject(literal("timestamp", fields)) })).toEqual([
         {
           path: at("timestamp", 0, "value"),
-          message: "timestamp is beyond the safe integers (at most 2^53 - 1 milliseconds either side of the epoch)",
+          message: "The timestamp is beyond the safe integers (at most 2^53 - 1 milliseconds either side of the epoch).",
         },
       ]);
     },
   );
 
   it.each([
-    ["", "metric name must not be empty"],
-    ["cpu/usage", 'metric name must not contain "/"'],
-    ["cpu\nusage", "metric name must not contain control characters"],
-    ["cpu\u007f", "metric name must not contain control characters"],
-    ["cpu\u0085", "metric name must not contain control characters"],
-    ["cpu\ud800", "metric name must not contain unpaired surrogates"],
-    ["x".repeat(257), "metric name must be at most 256 characters long"],
+    ["", "Metric name must not be empty."],
+    ["cpu/usage", 'Metric name must not contain "/".'],
+    ["cpu\nusage", "Metric name must not contain control characters."],
+    ["cpu\u007f", "Metric name must not contain control characters."],
+    ["cpu\u0085", "Metric name must not contain control characters."],
+    ["cpu\ud800", "Metric name must not contain unpaired surrogates."],
+    ["x".repeat(257), "Metric name must be at most 256 characters long."],
   ])("rejects the metric name %j", (name, message) => {
     expect(problemsOf({ d1: subject(literal("metric", { type: "literal", value: name })) })).toEqual([
       { path: at("metric", 0, "value"), message },
@@ -303,7 +340,7 @@ describe("parseMonitoringData: properties", () => {
   it("takes the metric name limit as a parameter", () => {
     const body = { d1: subject(literal("metric", { type: "literal", value: "elevenchars" })) };
     expect(problemsOf(body, { ...limits, maxMetricNameLength: 10 })).toEqual([
-      { path: at("metric", 0, "value"), message: "metric name must be at most 10 characters long" },
+      { path: at("metric", 0, "value"), message: "Metric name must be at most 10 characters long." },
     ]);
     expect(parseMonitoringData(body, { ...limits, maxMetricNameLength: 11 })).toMatchObject({ ok: true });
   });

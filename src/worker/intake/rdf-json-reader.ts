@@ -1,6 +1,7 @@
 import { assertJsonDepth } from "../../shared/http/json-text";
 import { type FieldProblem, jsonPointer } from "../../shared/problems";
 import type { Datum } from "./datum";
+import { missingPropertyMessage, noDataMessage, notAnObjectMessage, towerDatumMessage } from "./rdf-json-hints";
 import {
   type LexicalCheck,
   maxIdentifierLength,
@@ -41,6 +42,14 @@ const propertyOf = new Map<string, DatumProperty>(
 /** The predicate that carries each property in one subject: null when it is given twice, undefined when missing. */
 type FoundPredicates = Record<DatumProperty, string | null | undefined>;
 
+/**
+ * A check's message as the API words its problems: a sentence. The checks word theirs to be
+ * quoted inside others too ("metric name must not be empty").
+ */
+function sentence(message: string): string {
+  return `${message[0]!.toUpperCase()}${message.slice(1)}${message.endsWith(".") ? "" : "."}`;
+}
+
 /** Reads one request; remembers the verdicts on lexical forms that recur (metric names, resource ids). */
 class MonitoringDataReader {
   readonly problems: FieldProblem[] = [];
@@ -59,10 +68,12 @@ class MonitoringDataReader {
 
   /** The datum, or undefined after recording its problems. */
   readDatum(id: string, subject: unknown): Datum | undefined {
-    if (id === "") this.problem([id], "a datum id must not be empty");
+    if (id === "") this.problem([id], "A datum id must not be empty.");
     if (id.length > maxIdentifierLength)
-      this.problem([id], `a datum id must be at most ${maxIdentifierLength} characters`);
-    if (!isJsonObject(subject)) return this.problem([id], "a datum must be an object of properties");
+      this.problem([id], `A datum id must be at most ${maxIdentifierLength} characters.`);
+    if (!isJsonObject(subject)) {
+      return this.problem([id], "Must be a datum: an object of its properties, each named by its full IRI.");
+    }
     this.findPredicates(id, subject);
     const metric = this.readProperty(id, subject, "metric");
     const timestamp = this.readProperty(id, subject, "timestamp");
@@ -92,7 +103,7 @@ class MonitoringDataReader {
         found[property] = null;
         this.problem(
           [id, predicatesOf[property][1]!],
-          `${property} is given in both namespaces ${acceptedNamespaces.join(" and ")}; give it once`,
+          `The ${property} is given in both namespaces ${acceptedNamespaces.join(" and ")}; give it once.`,
         );
       }
     }
@@ -101,13 +112,15 @@ class MonitoringDataReader {
   private readProperty<P extends DatumProperty>(id: string, subject: JsonObject, property: P) {
     const predicate = this.found[property];
     if (predicate === null) return undefined;
-    if (predicate === undefined) return this.problem([id], `missing property ${property}`);
+    if (predicate === undefined) {
+      return this.problem([id], missingPropertyMessage(subject, property, this.rules));
+    }
     const objects = subject[predicate];
     if (!Array.isArray(objects)) {
-      return this.problem([id, predicate], `${property} must be an array holding one literal object`);
+      return this.problem([id, predicate], "Must be an array holding one literal object.");
     }
     if (objects.length !== 1) {
-      return this.problem([id, predicate], `${property} must hold exactly one literal, not ${objects.length}`);
+      return this.problem([id, predicate], `Must hold exactly one literal, not ${objects.length}.`);
     }
     return this.readLiteral(id, predicate, objects[0], property, this.rules[property]);
   }
@@ -120,23 +133,29 @@ class MonitoringDataReader {
     property: DatumProperty,
     rule: PropertyRule<Value>,
   ): Value | undefined {
-    if (!isJsonObject(literal)) return this.problem([id, predicate, 0], `${property} must hold a literal object`);
+    if (!isJsonObject(literal)) {
+      return this.problem([id, predicate, 0], 'Must be a literal object: {"type":"literal","value":…}.');
+    }
     const problemsBefore = this.problems.length;
     for (const key in literal) {
       if (!isLiteralField(key)) this.problem([id, predicate, 0, key], "Unknown field.");
     }
-    if (literal.type !== "literal") this.problem([id, predicate, 0, "type"], 'type must be "literal"');
+    if (literal.type !== "literal") this.problem([id, predicate, 0, "type"], 'Must be "literal".');
     const { datatype } = literal;
     if (datatype !== rule.datatype && !(datatype === undefined && rule.plainAccepted)) {
       this.problem(
         [id, predicate, 0, "datatype"],
         rule.plainAccepted
-          ? `${property} must be a plain literal (no datatype, or ${rule.datatype})`
-          : `${property} must have the datatype ${rule.datatype}`,
+          ? `Must be ${rule.datatype}, or absent (a plain literal).`
+          : datatype === undefined
+            ? `Required: the datatype ${rule.datatype}.`
+            : `Must be ${rule.datatype}.`,
       );
     }
     const lexical = literal.value;
-    for (const message of this.checks[property](lexical)) this.problem([id, predicate, 0, "value"], message);
+    for (const message of this.checks[property](lexical)) {
+      this.problem([id, predicate, 0, "value"], sentence(message));
+    }
     return this.problems.length === problemsBefore ? rule.toValue(lexical as string) : undefined;
   }
 
@@ -166,11 +185,12 @@ export type MonitoringDataResult =
  * subjects are datum ids. Every problem of every datum is reported, each at its JSON pointer.
  */
 export function parseMonitoringData(body: unknown, limits: MonitoringDataLimits): MonitoringDataResult {
-  if (!isJsonObject(body)) {
-    return { ok: false, problems: [{ path: "", message: "the body must be an RDF/JSON object keyed by datum id" }] };
-  }
+  const refused = (message: string) => ({ ok: false as const, problems: [{ path: "", message }] });
+  if (!isJsonObject(body)) return refused(notAnObjectMessage(body));
+  const towerDatum = towerDatumMessage(body);
+  if (towerDatum !== undefined) return refused(towerDatum);
   const ids = Object.keys(body);
-  if (ids.length === 0) return { ok: false, problems: [{ path: "", message: "the body holds no data" }] };
+  if (ids.length === 0) return refused(noDataMessage());
   if (ids.length > limits.maxData) return { ok: false, tooMany: ids.length };
 
   const reader = new MonitoringDataReader(rulesFor(limits.maxMetricNameLength));

@@ -48,26 +48,26 @@ function zodCheck(schema: z.ZodType<string>): LexicalCheck {
 
 function timestampProblems(lexical: unknown): readonly string[] {
   if (typeof lexical !== "string") return notAString("timestamp");
-  if (!integerLexical.test(lexical)) return ["timestamp is not an xsd:integer lexical form"];
+  if (!integerLexical.test(lexical)) return ["the timestamp is not an xsd:integer lexical form"];
   if (!Number.isSafeInteger(Number(lexical))) {
-    return ["timestamp is beyond the safe integers (at most 2^53 - 1 milliseconds either side of the epoch)"];
+    return ["the timestamp is beyond the safe integers (at most 2^53 - 1 milliseconds either side of the epoch)"];
   }
   return noProblems;
 }
 
 function valueProblems(lexical: unknown): readonly string[] {
   if (typeof lexical !== "string") return notAString("value");
-  return doubleLexical.test(lexical) ? noProblems : ["value is not an xsd:double lexical form"];
+  return doubleLexical.test(lexical) ? noProblems : ["the value is not an xsd:double lexical form"];
 }
 
 function resourceIdProblems(lexical: unknown): readonly string[] {
   if (typeof lexical !== "string") return notAString("resourceId");
-  if (lexical === "") return ["resourceId must not be empty"];
+  if (lexical === "") return ["the resourceId must not be empty"];
   const problems: string[] = [];
   if (lexical.length > maxIdentifierLength) {
-    problems.push(`resourceId must be at most ${maxIdentifierLength} characters`);
+    problems.push(`the resourceId must be at most ${maxIdentifierLength} characters`);
   }
-  if (controlCharacter.test(lexical)) problems.push("resourceId must not contain control characters");
+  if (controlCharacter.test(lexical)) problems.push("the resourceId must not contain control characters");
   return problems;
 }
 

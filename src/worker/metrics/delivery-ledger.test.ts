@@ -390,6 +390,61 @@ describe("DeliveryLedger", () => {
       expect(ledger.recordBatch(failedBatch(id, t0 + hour), t0 + hour)).toEqual([]);
     }));
 
+  it("makes a waiting backlog due now on retry now, keeping the schedule's step", () =>
+    withLedger((books) => {
+      const { ledger, id, status } = books;
+      ledger.recordBatch(failedBatch(id, t0), t0);
+      tryHead(books, t0 + 1_000);
+      expect(status().nextAttemptAt).toBe(iso(t0 + 3_000));
+
+      ledger.retryNow(id, t0 + 1_500);
+      expect(status()).toMatchObject({ backlog: 3, nextAttemptAt: iso(t0 + 1_500) });
+      expect(ledger.due(t0 + 1_500)).toEqual([id]);
+      expect(ledger.nextWake()).toBe(t0 + 1_500);
+      // A failure of the retry waits the schedule's next step, as the failure before it would have led to.
+      tryHead(books, t0 + 1_500);
+      expect(status().nextAttemptAt).toBe(iso(t0 + 5_500));
+    }));
+
+  it("brings a waiting backlog's attempt forward when a delivery to its observer succeeds", () =>
+    withLedger((books) => {
+      const { ledger, id, status } = books;
+      ledger.recordBatch(failedBatch(id, t0), t0);
+      tryHead(books, t0 + 1_000);
+      expect(status().nextAttemptAt).toBe(iso(t0 + 3_000));
+
+      const delivered = { attempts: [succeeded(id, t0 + 1_200)], owed: [] };
+      ledger.recordBatch(delivered, t0 + 1_200);
+      expect(ledger.bringForward(delivered, t0 + 1_200)).toBe(true);
+      expect(status()).toMatchObject({ backlog: 3, nextAttemptAt: iso(t0 + 1_200) });
+      expect(ledger.due(t0 + 1_200)).toEqual([id]);
+      expect(ledger.bringForward(delivered, t0 + 1_300)).toBe(false);
+    }));
+
+  it("brings nothing forward for an observer without a backlog, or one that also failed in the batch", () =>
+    withLedger((books) => {
+      const { ledger, id, status } = books;
+      const delivered = { attempts: [succeeded(id, t0)], owed: [] };
+      ledger.recordBatch(delivered, t0);
+      expect(ledger.bringForward(delivered, t0)).toBe(false);
+
+      ledger.recordBatch(failedBatch(id, t0 + 100), t0 + 100);
+      const mixed = { attempts: [succeeded(id, t0 + 200), failed(id, t0 + 200)], owed: [] };
+      ledger.recordBatch(mixed, t0 + 200);
+      expect(ledger.bringForward(mixed, t0 + 200)).toBe(false);
+      expect(status().nextAttemptAt).not.toBe(iso(t0 + 200));
+    }));
+
+  it("brings nothing forward for a paused observer", () =>
+    withLedger(({ ledger, observers, id, status }) => {
+      ledger.recordBatch(failedBatch(id, t0), t0);
+      observers.change(id, { state: "paused" });
+      const delivered = { attempts: [succeeded(id, t0 + 100)], owed: [] };
+      ledger.recordBatch(delivered, t0 + 100);
+      expect(ledger.bringForward(delivered, t0 + 100)).toBe(false);
+      expect(status().nextAttemptAt).toBeNull();
+    }));
+
   it("removes an observer that answers 410 Gone, with its backlog and attempts", () =>
     withLedger((books) => {
       const { ledger, observers, attempts, id } = books;

@@ -100,6 +100,33 @@ export class DeliveryLedger {
   }
 
   /**
+   * Observers that took a batch's delivery while older data wait in their backlog (the delivery was
+   * planned before the backlog began) are up again: their backlog is tried now, not at its scheduled
+   * retry, which may be hours away. Returns whether any attempt was brought forward.
+   */
+  bringForward(report: BatchReport, now: number): boolean {
+    const failed = new Set(report.attempts.filter(isFailure).map((attempt) => attempt.observerId));
+    const succeeded = new Set(report.attempts.filter((attempt) => attempt.ok).map((attempt) => attempt.observerId));
+    let brought = false;
+    for (const observerId of succeeded) {
+      const ledger = failed.has(observerId) ? undefined : this.observers.target(observerId, now)?.ledger;
+      if (ledger?.state !== "active" || ledger.backlog === 0) continue;
+      if (ledger.next_attempt_at !== null && ledger.next_attempt_at <= now) continue;
+      this.observers.schedule(observerId, now, ledger.retry_step);
+      brought = true;
+    }
+    return brought;
+  }
+
+  /**
+   * Retry now: the observer's waiting data are due at once. The schedule's step stays, so that a
+   * failure waits as long as the one before would have. Dead data stay dead (a replay brings them back).
+   */
+  retryNow(observerId: string, now: number): void {
+    this.observers.schedule(observerId, now, this.ledgerOf(observerId, now).retry_step);
+  }
+
+  /**
    * A paused or disabled observer becomes active again. Its waiting data start a new run of the
    * retry schedule: time spent held does not count towards making them dead.
    */
@@ -203,4 +230,9 @@ export class DeliveryLedger {
   private ledgerOf(observerId: string, now: number) {
     return this.observers.target(observerId, now)!.ledger;
   }
+}
+
+/** An attempt that failed: neither a success nor one cut short by the batch's budget, nor a 410. */
+function isFailure(attempt: AttemptReport): boolean {
+  return !attempt.ok && !attempt.deferred && !attempt.gone;
 }

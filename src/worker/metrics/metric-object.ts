@@ -28,6 +28,11 @@ export type ObserverChangeResult =
   | { outcome: "unknown-observer" }
   | { outcome: "headers-not-http" };
 
+export type RetryNowResult =
+  | { outcome: "started"; report: ObserverReport }
+  | { outcome: "held"; state: "paused" | "disabled" }
+  | { outcome: "unknown-observer" };
+
 export type ObserverRegistrationResult =
   | { outcome: "created" | "existing"; observer: PublicObserver }
   | { outcome: "unknown-metric" }
@@ -214,6 +219,22 @@ export class MetricObject extends DurableObject<Env> {
   }
 
   /**
+   * Retry now: the observer's waiting data are due at once, and the alarm that delivers them is set
+   * to now, so that an observer known to be up again need not wait for its scheduled retry. A paused
+   * or disabled observer is held: resuming it is what tries its backlog.
+   */
+  async retryNow(observerId: string): Promise<RetryNowResult> {
+    const now = Date.now();
+    const found = this.observers.target(observerId, now);
+    if (!found) return { outcome: "unknown-observer" };
+    const { state } = found.ledger;
+    if (state !== "active") return { outcome: "held", state };
+    this.ctx.storage.transactionSync(() => this.ledger.retryNow(observerId, now));
+    await this.scheduleWake();
+    return { outcome: "started", report: this.observerReport(observerId)! };
+  }
+
+  /**
    * The observers of the metric and how a batch treats each (delivered to now, or held: its data go
    * to its backlog; and whether it answers promptly, which lets a request to it outlast the batch's
    * budget), and the enabled rules that read the metric. Creates the metric if it does not exist,
@@ -260,8 +281,11 @@ export class MetricObject extends DurableObject<Env> {
    */
   async recordBatch(report: BatchReport): Promise<void> {
     const now = Date.now();
-    const disabled = this.ctx.storage.transactionSync(() => this.ledger.recordBatch(report, now));
-    if (report.owed.length > 0 || disabled.length > 0) await this.scheduleWake();
+    const { disabled, broughtForward } = this.ctx.storage.transactionSync(() => ({
+      disabled: this.ledger.recordBatch(report, now),
+      broughtForward: this.ledger.bringForward(report, now),
+    }));
+    if (report.owed.length > 0 || disabled.length > 0 || broughtForward) await this.scheduleWake();
     await this.announceDisabled(disabled, now);
   }
 

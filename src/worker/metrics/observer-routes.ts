@@ -3,9 +3,9 @@ import { describeRoute } from "hono-openapi";
 import { z } from "zod";
 import { jsonBody, optionalJsonBody } from "../../shared/http/json-body";
 import { ApiError } from "../../shared/problems";
-import type { AppEnv } from "../http/app-env";
 import { emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
 import { settingDefaults } from "../contract/setting-defaults";
+import type { AppEnv } from "../http/app-env";
 import { queryParams } from "../http/path-params";
 import { observerAddressProblem } from "./address-policy";
 import { resolveSecret } from "./generated-secret";
@@ -217,6 +217,45 @@ export const observerRoutes = new Hono<AppEnv>()
       const data = await metricStub(c.env, id).replay(observerId, since ?? 0, until ?? Number.MAX_SAFE_INTEGER);
       if (data === null) throw unknownObserver(id, observerId);
       return c.json({ data }, 202);
+    },
+  )
+  .post(
+    "/:oid/retry",
+    describeRoute({
+      tags: ["Observers"],
+      summary: "Retry now",
+      description:
+        "The observer's waiting data (its backlog, dead data aside) are due at once: an attempt starts now " +
+        "instead of at the next step of the retry schedule. The schedule's step stays: a failure waits as the " +
+        "previous one would have. No body.",
+      parameters: [observerIdParameter],
+      responses: {
+        202: jsonAnswer(
+          "The attempt is starting; the observer with its status (nextAttemptAt: now, when data wait).",
+          observerReportSchema,
+        ),
+        400: invalidMetricNameAnswer,
+        404: unknownObserverAnswer,
+        409: problemAnswer("The observer is paused or disabled: resuming it (PATCH) tries its backlog (conflict)."),
+      },
+    }),
+    metricNameParam,
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const observerId = c.req.param("oid");
+      const result = await metricStub(c.env, id).retryNow(observerId);
+      switch (result.outcome) {
+        case "unknown-observer":
+          throw unknownObserver(id, observerId);
+        case "held":
+          throw new ApiError(
+            "conflict",
+            `The observer ${JSON.stringify(observerId)} is ${result.state}: nothing is sent to it until it is ` +
+              'resumed (PATCH with {"state":"active"}), which tries its backlog at once.',
+          );
+        case "started":
+          return c.json(result.report, 202);
+      }
     },
   )
   .delete(

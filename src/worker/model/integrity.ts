@@ -1,5 +1,14 @@
 import { type FieldProblem, jsonPointer } from "../../shared/problems";
-import { type LocatedResource, type Resource, type ResourceClass, withArticle } from "./schema";
+import {
+  classesUnder,
+  inWords,
+  isA,
+  type ReferenceFieldName,
+  type ResourceClass,
+  referenceFieldsOf,
+  withArticle,
+} from "./ontology";
+import type { LocatedResource, Resource } from "./schema";
 
 /** One id a resource refers to, with the path of the referring field inside the element. */
 interface Reference {
@@ -8,30 +17,31 @@ interface Reference {
   id: string;
 }
 
-function listed(field: string, target: ResourceClass, ids: readonly string[]): Reference[] {
-  return ids.map((id, index) => ({ path: [field, index], target, id }));
+/** The ids `resource` names in `field`: none, one, or a set. */
+export function referencedIds(resource: Resource, field: ReferenceFieldName): string[] {
+  const value = (resource as Partial<Record<ReferenceFieldName, string | string[]>>)[field];
+  if (value === undefined) return [];
+  return typeof value === "string" ? [value] : value;
 }
 
 function referencesOf(resource: Resource): Reference[] {
-  switch (resource.clazz) {
-    case "VM":
-      return [{ path: ["cloudProvider"], target: "CloudProvider", id: resource.cloudProvider }];
-    case "InternalComponent":
-      return [
-        ...listed("providedMethods", "Method", resource.providedMethods),
-        ...listed("requiredComponents", "VM", resource.requiredComponents),
-      ];
-    case "CloudProvider":
-    case "Method":
-      return [];
-  }
+  return referenceFieldsOf(resource.clazz).flatMap(([field, { target, many }]) =>
+    referencedIds(resource, field).map((id, index) => ({ path: many ? [field, index] : [field], target, id })),
+  );
+}
+
+/** "a Component (or an ExternalComponent, a VM, …)" when subclasses are accepted too. */
+function describeTarget(target: ResourceClass): string {
+  const subclasses = classesUnder(target).filter((clazz) => clazz !== target);
+  if (subclasses.length === 0) return withArticle(target);
+  return `${withArticle(target)} (or ${inWords(subclasses.map(withArticle), "or")})`;
 }
 
 /**
  * Every problem of writing `incoming` into the model, located in the request body: ids used twice in
  * the body, ids that would change class, and references that do not resolve to an element of the
- * right class in the resulting model. `storedClassOf` answers for the stored elements that stay in
- * the model (none for a replacement, all of them for an upsert).
+ * right class (or a subclass) in the resulting model. `storedClassOf` answers for the stored elements
+ * that stay in the model (none for a replacement, all of them for an upsert or a merge).
  */
 export function integrityProblems(
   incoming: readonly LocatedResource[],
@@ -58,13 +68,13 @@ export function integrityProblems(
   for (const located of incoming) {
     for (const reference of referencesOf(located.resource)) {
       const actual = resultingClassOf(reference.id);
-      if (actual === reference.target) continue;
+      if (actual !== undefined && isA(actual, reference.target)) continue;
       problems.push({
         path: located.at + jsonPointer(reference.path),
         message:
           actual === undefined
-            ? `No resource has the id "${reference.id}"; expected ${withArticle(reference.target)}.`
-            : `"${reference.id}" is ${withArticle(actual)}, not ${withArticle(reference.target)}.`,
+            ? `No resource has the id "${reference.id}"; expected ${describeTarget(reference.target)}.`
+            : `"${reference.id}" is ${withArticle(actual)}, not ${describeTarget(reference.target)}.`,
       });
     }
   }

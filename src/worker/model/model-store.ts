@@ -1,269 +1,223 @@
-import type { ModelDocument, Resource, ResourceClass, ResourceFields } from "./schema";
+import { referencedIds } from "./integrity";
+import { migrateClassTables } from "./model-migration";
+import { groupOfClass, type ReferenceFieldName, type ResourceClass, referenceFieldsOf } from "./ontology";
+import type { ModelDocument, Resource } from "./schema";
 
 /** A resource that refers to another one, and the field through which it does. */
 export interface Referrer {
   clazz: ResourceClass;
   id: string;
-  field: "cloudProvider" | "providedMethods" | "requiredComponents";
+  field: ReferenceFieldName;
 }
 
 /*
- * One table per class, keyed by id, and one table per relationship array, so that referrers are
- * found by an indexed query. `resources` is the single id namespace of the model: it says which
- * class table holds an id. The foreign keys guard the invariants the knowledge base validates.
+ * One row per resource and one per reference (a set's ids each with its position, so that they read
+ * back in the order given), so that the eleven classes share two tables and referrers are found by an
+ * indexed query. The foreign keys guard that every reference resolves; that it names the right class
+ * is the knowledge base's check. The class is not constrained to a list, so that the ontology can grow
+ * without rebuilding the table.
+ *
+ * `uploaded` marks resources written through /resources; `collector_listings` says which data
+ * collectors list which ids (kept when a resource is deleted, so a live collector can restore it). A
+ * resource that is neither uploaded nor listed leaves the model once nothing refers to it.
  */
 const schema = [
-  `CREATE TABLE IF NOT EXISTS resources (
+  `CREATE TABLE IF NOT EXISTS model_resources (
      id TEXT PRIMARY KEY,
-     clazz TEXT NOT NULL CHECK (clazz IN ('CloudProvider', 'Method', 'VM', 'InternalComponent'))
+     clazz TEXT NOT NULL,
+     type TEXT,
+     number_of_cpus INTEGER CHECK (number_of_cpus IS NULL OR (clazz = 'VM' AND number_of_cpus >= 1)),
+     uploaded INTEGER NOT NULL DEFAULT 0 CHECK (uploaded IN (0, 1))
    )`,
-  `CREATE TABLE IF NOT EXISTS cloud_providers (
-     id TEXT PRIMARY KEY REFERENCES resources (id),
-     type TEXT NOT NULL
-   )`,
-  `CREATE TABLE IF NOT EXISTS methods (
-     id TEXT PRIMARY KEY REFERENCES resources (id),
-     type TEXT NOT NULL
-   )`,
-  `CREATE TABLE IF NOT EXISTS vms (
-     id TEXT PRIMARY KEY REFERENCES resources (id),
-     type TEXT NOT NULL,
-     cloud_provider TEXT NOT NULL REFERENCES cloud_providers (id),
-     number_of_cpus INTEGER NOT NULL CHECK (number_of_cpus >= 1)
-   )`,
-  `CREATE INDEX IF NOT EXISTS vms_by_cloud_provider ON vms (cloud_provider)`,
-  `CREATE TABLE IF NOT EXISTS internal_components (
-     id TEXT PRIMARY KEY REFERENCES resources (id),
-     type TEXT NOT NULL
-   )`,
-  `CREATE TABLE IF NOT EXISTS provided_methods (
-     component_id TEXT NOT NULL REFERENCES internal_components (id),
+  `CREATE TABLE IF NOT EXISTS model_references (
+     resource_id TEXT NOT NULL REFERENCES model_resources (id),
+     field TEXT NOT NULL,
      position INTEGER NOT NULL,
-     method_id TEXT NOT NULL REFERENCES methods (id),
-     PRIMARY KEY (component_id, position)
+     target_id TEXT NOT NULL REFERENCES model_resources (id),
+     PRIMARY KEY (resource_id, field, position)
    )`,
-  `CREATE INDEX IF NOT EXISTS provided_methods_by_method ON provided_methods (method_id)`,
-  `CREATE TABLE IF NOT EXISTS required_components (
-     component_id TEXT NOT NULL REFERENCES internal_components (id),
-     position INTEGER NOT NULL,
-     vm_id TEXT NOT NULL REFERENCES vms (id),
-     PRIMARY KEY (component_id, position)
+  `CREATE INDEX IF NOT EXISTS model_references_by_target ON model_references (target_id)`,
+  `CREATE TABLE IF NOT EXISTS collector_listings (
+     collector_id TEXT NOT NULL,
+     resource_id TEXT NOT NULL,
+     PRIMARY KEY (collector_id, resource_id)
    )`,
-  `CREATE INDEX IF NOT EXISTS required_components_by_vm ON required_components (vm_id)`,
+  `CREATE INDEX IF NOT EXISTS collector_listings_by_resource ON collector_listings (resource_id)`,
 ];
 
-/** The table of each class; every one has `id` and `type` columns. */
-const classTable = {
-  CloudProvider: "cloud_providers",
-  Method: "methods",
-  VM: "vms",
-  InternalComponent: "internal_components",
-} as const satisfies Record<ResourceClass, string>;
+type ResourceRow = {
+  id: string;
+  clazz: ResourceClass;
+  type: string | null;
+  number_of_cpus: number | null;
+};
 
-/** The link table of each relationship array of an InternalComponent. */
-const relationships = {
-  providedMethods: { table: "provided_methods", targetColumn: "method_id" },
-  requiredComponents: { table: "required_components", targetColumn: "vm_id" },
-} as const;
-type Relationship = keyof typeof relationships;
+type ReferenceRow = {
+  resource_id: string;
+  field: ReferenceFieldName;
+  target_id: string;
+};
 
-/** Who can refer to a resource of each class, and the query that finds them. */
-const referrersOfClass = {
-  CloudProvider: {
-    clazz: "VM",
-    field: "cloudProvider",
-    query: "SELECT id FROM vms WHERE cloud_provider = ? ORDER BY id",
-  },
-  Method: {
-    clazz: "InternalComponent",
-    field: "providedMethods",
-    query: "SELECT DISTINCT component_id AS id FROM provided_methods WHERE method_id = ? ORDER BY id",
-  },
-  VM: {
-    clazz: "InternalComponent",
-    field: "requiredComponents",
-    query: "SELECT DISTINCT component_id AS id FROM required_components WHERE vm_id = ? ORDER BY id",
-  },
-  InternalComponent: undefined,
-} as const satisfies Record<ResourceClass, (Omit<Referrer, "id"> & { query: string }) | undefined>;
+const resourceColumns = "id, clazz, type, number_of_cpus";
 
-/** Removal order: rows before the rows they refer to. */
-const tablesToClear = [
-  relationships.providedMethods.table,
-  relationships.requiredComponents.table,
-  classTable.InternalComponent,
-  classTable.VM,
-  classTable.Method,
-  classTable.CloudProvider,
-  "resources",
-];
-
-type IdAndType = { id: string; type: string };
-type TypedTable = (typeof classTable)["CloudProvider" | "Method" | "InternalComponent"];
-type VmRow = IdAndType & { cloud_provider: string; number_of_cpus: number };
-const vmColumns = "id, type, cloud_provider, number_of_cpus";
-
-function vmFields(row: VmRow): ResourceFields<"VM"> {
-  return { id: row.id, type: row.type, cloudProvider: row.cloud_provider, numberOfCPUs: row.number_of_cpus };
+/** A resource from its row and its references, each field grouped (`references` in position order). */
+function resourceOf(row: ResourceRow, references: readonly ReferenceRow[]): Resource {
+  const resource: Record<string, unknown> = { clazz: row.clazz, id: row.id };
+  if (row.type !== null) resource.type = row.type;
+  if (row.number_of_cpus !== null) resource.numberOfCPUs = row.number_of_cpus;
+  for (const [field, { many }] of referenceFieldsOf(row.clazz)) {
+    const ids = references.filter((reference) => reference.field === field).map((reference) => reference.target_id);
+    if (many) resource[field] = ids;
+    else if (ids[0] !== undefined) resource[field] = ids[0];
+  }
+  return resource as Resource;
 }
+
+/** The resources that are neither uploaded, nor listed by a collector, nor referred to by one that stays. */
+const unclaimedQuery = `
+  WITH RECURSIVE kept (id) AS (
+    SELECT id FROM model_resources
+     WHERE uploaded = 1 OR id IN (SELECT resource_id FROM collector_listings)
+    UNION
+    SELECT reference.target_id FROM model_references AS reference JOIN kept ON reference.resource_id = kept.id
+  )
+  SELECT id FROM model_resources WHERE id NOT IN (SELECT id FROM kept) ORDER BY id`;
 
 /**
  * The model's rows in a Durable Object's SQLite database. Synchronous, like the storage API: the
- * caller decides what runs in one transaction.
+ * caller decides what runs in one transaction (opening the store may migrate an older layout).
  */
 export class ModelStore {
   constructor(private readonly sql: SqlStorage) {
     for (const statement of schema) sql.exec(statement);
+    migrateClassTables(sql);
   }
 
   classOf(id: string): ResourceClass | undefined {
-    return this.sql.exec<{ clazz: ResourceClass }>("SELECT clazz FROM resources WHERE id = ?", id).toArray()[0]?.clazz;
+    return this.sql.exec<{ clazz: ResourceClass }>("SELECT clazz FROM model_resources WHERE id = ?", id).toArray()[0]
+      ?.clazz;
   }
 
   /** The whole model, every array sorted by id. */
   readModel(): ModelDocument {
-    const providedMethods = this.allLinks("providedMethods");
-    const requiredComponents = this.allLinks("requiredComponents");
-    return {
-      cloudProviders: this.idsAndTypes(classTable.CloudProvider),
-      internalComponents: this.idsAndTypes(classTable.InternalComponent).map(({ id, type }) => ({
-        id,
-        type,
-        providedMethods: providedMethods.get(id) ?? [],
-        requiredComponents: requiredComponents.get(id) ?? [],
-      })),
-      methods: this.idsAndTypes(classTable.Method),
-      vMs: this.sql.exec<VmRow>(`SELECT ${vmColumns} FROM vms ORDER BY id`).toArray().map(vmFields),
-    };
+    const referencesOf = new Map<string, ReferenceRow[]>();
+    const references = this.sql.exec<ReferenceRow>(
+      "SELECT resource_id, field, target_id FROM model_references ORDER BY resource_id, field, position",
+    );
+    for (const reference of references) {
+      const held = referencesOf.get(reference.resource_id);
+      if (held) held.push(reference);
+      else referencesOf.set(reference.resource_id, [reference]);
+    }
+    const model = Object.fromEntries(Object.values(groupOfClass).map((group) => [group, []])) as unknown as Record<
+      string,
+      unknown[]
+    >;
+    for (const row of this.sql.exec<ResourceRow>(`SELECT ${resourceColumns} FROM model_resources ORDER BY id`)) {
+      const { clazz, ...fields } = resourceOf(row, referencesOf.get(row.id) ?? []);
+      model[groupOfClass[clazz]]?.push(fields);
+    }
+    return model as ModelDocument;
   }
 
   readResource(id: string): Resource | undefined {
-    const clazz = this.classOf(id);
-    switch (clazz) {
-      case undefined:
-        return undefined;
-      case "CloudProvider":
-      case "Method":
-        return { clazz, ...this.idAndType(classTable[clazz], id) };
-      case "VM": {
-        const row = this.sql.exec<VmRow>(`SELECT ${vmColumns} FROM vms WHERE id = ?`, id).one();
-        return { clazz, ...vmFields(row) };
-      }
-      case "InternalComponent":
-        return {
-          clazz,
-          ...this.idAndType(classTable.InternalComponent, id),
-          providedMethods: this.linksOf("providedMethods", id),
-          requiredComponents: this.linksOf("requiredComponents", id),
-        };
-    }
+    const row = this.sql
+      .exec<ResourceRow>(`SELECT ${resourceColumns} FROM model_resources WHERE id = ?`, id)
+      .toArray()[0];
+    if (!row) return undefined;
+    const references = this.sql
+      .exec<ReferenceRow>(
+        "SELECT resource_id, field, target_id FROM model_references WHERE resource_id = ? ORDER BY field, position",
+        id,
+      )
+      .toArray();
+    return resourceOf(row, references);
   }
 
-  /** The resources that refer to `id` (of class `clazz`), sorted by id. */
-  referrersOf(id: string, clazz: ResourceClass): Referrer[] {
-    const referring = referrersOfClass[clazz];
-    if (!referring) return [];
+  /** The resources that refer to `id`, sorted by id, each once per field. */
+  referrersOf(id: string): Referrer[] {
     return this.sql
-      .exec<{ id: string }>(referring.query, id)
-      .toArray()
-      .map((row) => ({ clazz: referring.clazz, id: row.id, field: referring.field }));
+      .exec<{ [K in keyof Referrer]: Referrer[K] }>(
+        `SELECT DISTINCT referrer.clazz AS clazz, referrer.id AS id, reference.field AS field
+           FROM model_references AS reference JOIN model_resources AS referrer ON referrer.id = reference.resource_id
+          WHERE reference.target_id = ?
+          ORDER BY referrer.id, reference.field`,
+        id,
+      )
+      .toArray();
   }
 
-  /** Removes every resource. */
+  /** Removes every resource (what collectors list is kept). */
   clear(): void {
-    for (const table of tablesToClear) this.sql.exec(`DELETE FROM ${table}`);
+    this.sql.exec("DELETE FROM model_references");
+    this.sql.exec("DELETE FROM model_resources");
   }
 
   /**
-   * Inserts `resource`, or replaces the stored resource of the same id and class. Whatever it refers
-   * to must be written first.
+   * Inserts each resource, or replaces the stored resource of the same id and class with it, its
+   * references included. Whatever they refer to must be stored or among them. Once uploaded through
+   * /resources, a resource stays marked so however it is written later.
    */
-  upsert(resource: Resource): void {
-    const { id, clazz } = resource;
-    this.sql.exec("INSERT INTO resources (id, clazz) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", id, clazz);
-    switch (resource.clazz) {
-      case "CloudProvider":
-      case "Method":
-        this.upsertIdAndType(classTable[resource.clazz], resource);
-        return;
-      case "VM":
-        this.sql.exec(
-          `INSERT INTO vms (id, type, cloud_provider, number_of_cpus) VALUES (?, ?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET
-             type = excluded.type, cloud_provider = excluded.cloud_provider, number_of_cpus = excluded.number_of_cpus`,
-          id,
-          resource.type,
-          resource.cloudProvider,
-          resource.numberOfCPUs,
-        );
-        return;
-      case "InternalComponent":
-        this.upsertIdAndType(classTable.InternalComponent, resource);
-        this.replaceLinks("providedMethods", id, resource.providedMethods);
-        this.replaceLinks("requiredComponents", id, resource.requiredComponents);
-        return;
+  upsertAll(resources: readonly Resource[], { uploaded }: { uploaded: boolean }): void {
+    for (const resource of resources) {
+      this.sql.exec(
+        `INSERT INTO model_resources (id, clazz, type, number_of_cpus, uploaded) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET
+           type = excluded.type, number_of_cpus = excluded.number_of_cpus, uploaded = max(uploaded, excluded.uploaded)`,
+        resource.id,
+        resource.clazz,
+        resource.type ?? null,
+        (resource.clazz === "VM" ? resource.numberOfCPUs : undefined) ?? null,
+        uploaded ? 1 : 0,
+      );
+    }
+    // Every row exists now, so references among the new resources resolve whatever their order.
+    for (const resource of resources) {
+      this.sql.exec("DELETE FROM model_references WHERE resource_id = ?", resource.id);
+      for (const [field] of referenceFieldsOf(resource.clazz)) {
+        for (const [position, targetId] of referencedIds(resource, field).entries()) {
+          this.sql.exec(
+            "INSERT INTO model_references (resource_id, field, position, target_id) VALUES (?, ?, ?, ?)",
+            resource.id,
+            field,
+            position,
+            targetId,
+          );
+        }
+      }
     }
   }
 
-  /** Removes the resource `id` of class `clazz` with its own relationships; nothing may refer to it. */
-  delete(id: string, clazz: ResourceClass): void {
-    if (clazz === "InternalComponent") {
-      this.replaceLinks("providedMethods", id, []);
-      this.replaceLinks("requiredComponents", id, []);
+  /** Removes the resource `id` with its own references; nothing may refer to it. */
+  delete(id: string): void {
+    this.sql.exec("DELETE FROM model_references WHERE resource_id = ?", id);
+    this.sql.exec("DELETE FROM model_resources WHERE id = ?", id);
+  }
+
+  /** Records that the collector lists exactly `ids` (whether or not they are in the model). */
+  recordListing(collectorId: string, ids: readonly string[]): void {
+    this.forgetListing(collectorId);
+    for (const id of new Set(ids)) {
+      this.sql.exec("INSERT INTO collector_listings (collector_id, resource_id) VALUES (?, ?)", collectorId, id);
     }
-    this.sql.exec(`DELETE FROM ${classTable[clazz]} WHERE id = ?`, id);
-    this.sql.exec("DELETE FROM resources WHERE id = ?", id);
   }
 
-  private idAndType(table: TypedTable, id: string): IdAndType {
-    return this.sql.exec<IdAndType>(`SELECT id, type FROM ${table} WHERE id = ?`, id).one();
+  forgetListing(collectorId: string): void {
+    this.sql.exec("DELETE FROM collector_listings WHERE collector_id = ?", collectorId);
   }
 
-  private idsAndTypes(table: TypedTable): IdAndType[] {
-    return this.sql
-      .exec<IdAndType>(`SELECT id, type FROM ${table} ORDER BY id`)
+  /**
+   * Removes the resources nothing keeps in the model: not uploaded, listed by no collector, and not
+   * referred to (directly or through others) by a resource that stays. Returns their ids, sorted.
+   */
+  removeUnclaimed(): string[] {
+    const unclaimed = this.sql
+      .exec<{ id: string }>(unclaimedQuery)
       .toArray()
-      .map(({ id, type }) => ({ id, type }));
-  }
-
-  private upsertIdAndType(table: TypedTable, { id, type }: IdAndType): void {
-    this.sql.exec(
-      `INSERT INTO ${table} (id, type) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET type = excluded.type`,
-      id,
-      type,
-    );
-  }
-
-  /** Every component's ids of one relationship, in the order they were given. */
-  private allLinks(relationship: Relationship): Map<string, string[]> {
-    const { table, targetColumn } = relationships[relationship];
-    const links = new Map<string, string[]>();
-    const rows = this.sql.exec<{ component_id: string; target_id: string }>(
-      `SELECT component_id, ${targetColumn} AS target_id FROM ${table} ORDER BY component_id, position`,
-    );
-    for (const row of rows) {
-      const ids = links.get(row.component_id);
-      if (ids) ids.push(row.target_id);
-      else links.set(row.component_id, [row.target_id]);
-    }
-    return links;
-  }
-
-  private linksOf(relationship: Relationship, componentId: string): string[] {
-    const { table, targetColumn } = relationships[relationship];
-    return this.sql
-      .exec<{ target_id: string }>(
-        `SELECT ${targetColumn} AS target_id FROM ${table} WHERE component_id = ? ORDER BY position`,
-        componentId,
-      )
-      .toArray()
-      .map((row) => row.target_id);
-  }
-
-  private replaceLinks(relationship: Relationship, componentId: string, targetIds: readonly string[]): void {
-    const { table, targetColumn } = relationships[relationship];
-    this.sql.exec(`DELETE FROM ${table} WHERE component_id = ?`, componentId);
-    const insert = `INSERT INTO ${table} (component_id, position, ${targetColumn}) VALUES (?, ?, ?)`;
-    for (const [position, targetId] of targetIds.entries()) this.sql.exec(insert, componentId, position, targetId);
+      .map((row) => row.id);
+    // Their references go first: they may refer to each other, never does a kept resource to them.
+    for (const id of unclaimed) this.sql.exec("DELETE FROM model_references WHERE resource_id = ?", id);
+    for (const id of unclaimed) this.sql.exec("DELETE FROM model_resources WHERE id = ?", id);
+    return unclaimed;
   }
 }

@@ -2,11 +2,11 @@ import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { jsonBody } from "../../shared/http/json-body";
 import { ApiError } from "../../shared/problems";
-import type { AppEnv } from "../http/app-env";
 import { emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
+import type { AppEnv } from "../http/app-env";
 import { pathParams } from "../http/path-params";
-import { ruleRegistry } from "../rules/rule-registry";
 import { knowledgeBase, type ModelWriteResult } from "./knowledge-base";
+import { tellRulesTheModelChanged } from "./model-changed";
 import type { Referrer } from "./model-store";
 import {
   documentedModelUpload,
@@ -18,18 +18,6 @@ import {
 
 function assertWritten(result: ModelWriteResult): void {
   if (!result.ok) throw ApiError.validation(result.problems, "The model is not valid; nothing was stored.");
-}
-
-/**
- * Rules keep a snapshot of the model; after a change they read it again. The change itself is
- * stored either way, so a failure to tell them is logged rather than answered as an error.
- */
-async function tellRules(env: Env): Promise<void> {
-  try {
-    await ruleRegistry(env).modelChanged();
-  } catch (error) {
-    console.error("the model changed, but the rules were not told:", error instanceof Error ? error.message : error);
-  }
 }
 
 /** Referrers named in the detail; the `errors` list names all of them. */
@@ -75,7 +63,7 @@ export const resourceRoutes = new Hono<AppEnv>()
     jsonBody(modelUploadSchema, documentedModelUpload),
     async (c) => {
       assertWritten(await knowledgeBase(c.env).replaceModel(c.req.valid("json")));
-      await tellRules(c.env);
+      await tellRulesTheModelChanged(c.env);
       return c.body(null, 204);
     },
   )
@@ -92,7 +80,7 @@ export const resourceRoutes = new Hono<AppEnv>()
     jsonBody(modelUploadSchema, documentedModelUpload),
     async (c) => {
       assertWritten(await knowledgeBase(c.env).upsertResources(c.req.valid("json")));
-      await tellRules(c.env);
+      await tellRulesTheModelChanged(c.env);
       return c.body(null, 204);
     },
   )
@@ -120,7 +108,8 @@ export const resourceRoutes = new Hono<AppEnv>()
     describeRoute({
       tags: ["Resources"],
       summary: "Remove one element",
-      description: "Deleting an InternalComponent also removes its own relationship lists.",
+      description:
+        "Deleting a resource also removes its own references. A data collector that still lists it restores it.",
       responses: {
         204: emptyAnswer("Removed."),
         400: problemAnswer("The path names something that cannot exist (validation-failed)."),
@@ -136,7 +125,7 @@ export const resourceRoutes = new Hono<AppEnv>()
       const deletion = await knowledgeBase(c.env).deleteResource(id);
       switch (deletion.outcome) {
         case "deleted":
-          await tellRules(c.env);
+          await tellRulesTheModelChanged(c.env);
           return c.body(null, 204);
         case "not-found":
           throw ApiError.notFound(`No resource has the id "${id}".`);

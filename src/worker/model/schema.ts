@@ -1,27 +1,28 @@
 import { z } from "zod";
 import { jsonPointer } from "../../shared/problems";
+import { maxIdentifierLength } from "../intake/rdf-literal-rules";
+import {
+  type GroupName,
+  groupOfClass,
+  inWords,
+  type ReferenceField,
+  type ResourceClass,
+  type referenceFields,
+  referenceFieldsOf,
+  resourceClasses,
+  withArticle,
+} from "./ontology";
 
 /*
- * The request shapes of PUT/POST /resources and the types of the model's elements. Both body forms
- * (grouped and flat) normalise to one list of typed resources, each remembering where in the body
- * it came from, so that checks made later (references, stored classes) can point into the body.
+ * The request shapes of PUT/POST /resources, of a data collector's resources, and the types of the
+ * model's elements. Both body forms (grouped and flat) normalise to one list of typed resources, each
+ * remembering where in the body it came from, so that checks made later (references, stored classes)
+ * can point into the body.
+ *
+ * Two strictnesses of the same fields: /resources requires what its contract names (a type on every
+ * element, a VM's provider and CPUs), while the original's data collectors describe resources with
+ * their id alone and whatever else they know. The model holds both, so it is typed by the latter.
  */
-
-/** The classes of the model, in the order rows are written: every class after the ones it refers to. */
-export const resourceClasses = ["CloudProvider", "Method", "VM", "InternalComponent"] as const;
-export type ResourceClass = (typeof resourceClasses)[number];
-
-/** The array of the grouped form that holds each class. */
-export const groupOfClass = {
-  CloudProvider: "cloudProviders",
-  InternalComponent: "internalComponents",
-  Method: "methods",
-  VM: "vMs",
-} as const satisfies Record<ResourceClass, string>;
-
-export function withArticle(clazz: ResourceClass): string {
-  return /^[AEIOU]/.test(clazz) ? `an ${clazz}` : `a ${clazz}`;
-}
 
 /** "Required: …" for a missing field, "Must be …" for a present one of the wrong type. */
 function expected(description: string) {
@@ -33,10 +34,16 @@ function nonEmptyString(description: string) {
   return z.string({ error: expected(description) }).min(1, `Must be ${description}.`);
 }
 
-const resourceId = nonEmptyString("a non-empty string");
+/** An id is at most as long as a datum's resourceId, which names the resource in monitoring data. */
+const boundedId = (description: string) =>
+  nonEmptyString(description).max(maxIdentifierLength, `Must be at most ${maxIdentifierLength} characters.`);
+
+const resourceId = boundedId("a non-empty string");
 const resourceType = nonEmptyString("a non-empty string");
+const cpuCount = z.int({ error: expected("an integer of at least 1") }).min(1, "Must be an integer of at least 1.");
+
 const reference = (target: ResourceClass) =>
-  nonEmptyString(`the id of ${withArticle(target)}`).meta({ description: `The id of ${withArticle(target)}.` });
+  boundedId(`the id of ${withArticle(target)}`).meta({ description: `The id of ${withArticle(target)}.` });
 
 /** A relationship: ids of `target` elements, each listed once. */
 function references(target: ResourceClass) {
@@ -54,22 +61,43 @@ function references(target: ResourceClass) {
     .default([]);
 }
 
-const resourceFields = {
-  CloudProvider: { id: resourceId, type: resourceType },
-  Method: { id: resourceId, type: resourceType },
-  VM: {
-    id: resourceId,
-    type: resourceType,
-    cloudProvider: reference("CloudProvider"),
-    numberOfCPUs: z.int({ error: expected("an integer of at least 1") }).min(1, "Must be an integer of at least 1."),
-  },
-  InternalComponent: {
-    id: resourceId,
-    type: resourceType,
-    providedMethods: references("Method"),
-    requiredComponents: references("VM"),
-  },
-} as const satisfies Record<ResourceClass, z.ZodRawShape>;
+type ReferenceShape<C extends ResourceClass> = {
+  [F in keyof (typeof referenceFields)[C]]: (typeof referenceFields)[C][F] extends { many: true }
+    ? ReturnType<typeof references>
+    : z.ZodOptional<ReturnType<typeof reference>>;
+};
+
+/** A class's fields as a collector may give them: the id, and the rest when known (a set defaults to empty). */
+function collectorShape<C extends ResourceClass>(clazz: C) {
+  const shape: Record<string, z.ZodType> = { id: resourceId, type: resourceType.optional() };
+  for (const [field, { target, many }] of referenceFieldsOf(clazz) as [string, ReferenceField][]) {
+    shape[field] = many ? references(target) : reference(target).optional();
+  }
+  return shape as { id: typeof resourceId; type: z.ZodOptional<typeof resourceType> } & ReferenceShape<C>;
+}
+
+const collectorFields = {
+  CloudProvider: collectorShape("CloudProvider"),
+  Method: collectorShape("Method"),
+  VM: { ...collectorShape("VM"), numberOfCPUs: cpuCount.optional() },
+  InternalComponent: collectorShape("InternalComponent"),
+  Location: collectorShape("Location"),
+  Component: collectorShape("Component"),
+  ExternalComponent: collectorShape("ExternalComponent"),
+  PaaSService: collectorShape("PaaSService"),
+  Node: collectorShape("Node"),
+  Cluster: collectorShape("Cluster"),
+  Rack: collectorShape("Rack"),
+} satisfies Record<ResourceClass, z.ZodRawShape>;
+type CollectorFields = typeof collectorFields;
+
+/** The fields /resources requires: a type on every element, and a VM's cloud provider and CPUs. */
+const uploadFields = {
+  ...(Object.fromEntries(
+    resourceClasses.map((clazz) => [clazz, { ...collectorFields[clazz], type: resourceType }]),
+  ) as { [C in ResourceClass]: Omit<CollectorFields[C], "type"> & { type: typeof resourceType } }),
+  VM: { ...collectorFields.VM, type: resourceType, cloudProvider: reference("CloudProvider"), numberOfCPUs: cpuCount },
+} satisfies Record<ResourceClass, z.ZodRawShape>;
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -103,67 +131,87 @@ function closedObject<S extends z.ZodRawShape>(
   );
 }
 
+function fieldNames(clazz: ResourceClass): string {
+  return Object.keys(uploadFields[clazz]).join(", ");
+}
+
 function elementDescription(clazz: ResourceClass): string {
-  return `${withArticle(clazz)}: an object with the fields ${Object.keys(resourceFields[clazz]).join(", ")}`;
+  return `${withArticle(clazz)}: an object with the fields ${fieldNames(clazz)}`;
 }
 
 function explainUnknownField(clazz: ResourceClass, key: string): string {
-  const owners = resourceClasses.filter((other) => other !== clazz && Object.hasOwn(resourceFields[other], key));
+  const owners = resourceClasses.filter((other) => other !== clazz && Object.hasOwn(uploadFields[other], key));
   if (owners.length > 0) {
-    return `Field "${key}" is not allowed on ${withArticle(clazz)}; it belongs to ${owners.join(" and ")}.`;
+    return `Field "${key}" is not allowed on ${withArticle(clazz)}; it belongs to ${inWords(owners)}.`;
   }
-  const fieldNames = Object.keys(resourceFields[clazz]).join(", ");
-  return `Unknown field "${key}"; the fields of ${withArticle(clazz)} are ${fieldNames}.`;
+  return `Unknown field "${key}"; the fields of ${withArticle(clazz)} are ${fieldNames(clazz)}.`;
 }
+
+/** An element of class `C` with its class named. */
+type ResourceOfClass<C extends ResourceClass> = { clazz: C } & z.output<z.ZodObject<CollectorFields[C]>>;
+
+/** A resource of the model: every field but the id may be missing on what a data collector registered. */
+export type Resource = { [C in ResourceClass]: ResourceOfClass<C> }[ResourceClass];
+export type ResourceOf<C extends ResourceClass> = Extract<Resource, { clazz: C }>;
 
 /**
- * The two schemas of an element of class `clazz`, which differ only in how the element may name
- * its class: optionally (and then as the array's class) in the grouped form, necessarily in the flat form.
+ * The schema of an element of class `clazz` in one of the flat forms, or in the grouped form, where
+ * it may name its class (and then as its array's class).
  */
-function elementSchemas<C extends ResourceClass, S extends z.ZodRawShape>(clazz: C, fields: S) {
-  const withClazzField = <K extends z.ZodType<C | undefined>>(clazzField: K) =>
-    closedObject({ ...fields, clazz: clazzField }, elementDescription(clazz), (key) =>
-      explainUnknownField(clazz, key),
-    ).transform((element) => ({ ...element, clazz }));
-  return {
-    grouped: withClazzField(z.literal(clazz, `Must be "${clazz}" in ${groupOfClass[clazz]}.`).optional()),
-    flat: withClazzField(z.literal(clazz)),
-  };
+function elementSchema<C extends ResourceClass>(clazz: C, fields: z.ZodRawShape, clazzField: z.ZodType) {
+  return closedObject({ ...fields, clazz: clazzField }, elementDescription(clazz), (key) =>
+    explainUnknownField(clazz, key),
+  ).transform((element) => ({ ...element, clazz }) as ResourceOf<C>);
 }
 
-const resourceSchemas = {
-  CloudProvider: elementSchemas("CloudProvider", resourceFields.CloudProvider),
-  InternalComponent: elementSchemas("InternalComponent", resourceFields.InternalComponent),
-  Method: elementSchemas("Method", resourceFields.Method),
-  VM: elementSchemas("VM", resourceFields.VM),
-};
+type ElementSchema = ReturnType<typeof elementSchema>;
+type ClassSchemas = Record<ResourceClass, ElementSchema>;
 
-export type Resource = z.output<(typeof resourceSchemas)[ResourceClass]["flat"]>;
-export type ResourceOf<C extends ResourceClass> = Extract<Resource, { clazz: C }>;
-/** An element as the grouped form holds it: the array names its class. */
-export type ResourceFields<C extends ResourceClass> = Omit<ResourceOf<C>, "clazz">;
+function schemasOfEveryClass(schemaOf: (clazz: ResourceClass) => ElementSchema): ClassSchemas {
+  return Object.fromEntries(resourceClasses.map((clazz) => [clazz, schemaOf(clazz)])) as ClassSchemas;
+}
+
+const groupedElementSchemas = schemasOfEveryClass((clazz) =>
+  elementSchema(
+    clazz,
+    uploadFields[clazz],
+    z.literal(clazz, `Must be "${clazz}" in ${groupOfClass[clazz]}.`).optional(),
+  ),
+);
+const flatElementSchemas = schemasOfEveryClass((clazz) => elementSchema(clazz, uploadFields[clazz], z.literal(clazz)));
+const collectorElementSchemas = schemasOfEveryClass((clazz) =>
+  elementSchema(clazz, collectorFields[clazz], z.literal(clazz)),
+);
 
 /** The model in the grouped form, as GET /resources returns it: every array present, sorted by id. */
 export const modelDocumentSchema = z
-  .strictObject({
-    cloudProviders: z.array(z.strictObject(resourceFields.CloudProvider)),
-    internalComponents: z.array(z.strictObject(resourceFields.InternalComponent)),
-    methods: z.array(z.strictObject(resourceFields.Method)),
-    vMs: z.array(z.strictObject(resourceFields.VM)),
-  } satisfies Record<(typeof groupOfClass)[ResourceClass], z.ZodType>)
-  .meta({ id: "Model", description: "The whole model in the grouped form; each array sorted by id." });
+  .strictObject(
+    Object.fromEntries(
+      resourceClasses.map((clazz) => [groupOfClass[clazz], z.array(z.strictObject(collectorFields[clazz]))]),
+    ) as { [C in ResourceClass as (typeof groupOfClass)[C]]: z.ZodArray<z.ZodObject<CollectorFields[C]>> },
+  )
+  .meta({
+    id: "Model",
+    description:
+      "The whole model in the grouped form; each array sorted by id. Fields that /resources requires may be " +
+      "missing on resources a data collector registered without them.",
+  });
 
 export type ModelDocument = z.output<typeof modelDocumentSchema>;
+/** An element as the grouped form holds it: the array names its class. */
+export type ResourceFields<C extends ResourceClass> = ModelDocument[(typeof groupOfClass)[C]][number];
+
+function oneOfEveryClass(schemaOf: (clazz: ResourceClass) => z.ZodType) {
+  return resourceClasses.map(schemaOf) as unknown as [ElementSchema, ...ElementSchema[]];
+}
 
 /** One element with its class, as GET /resources/:id returns it. */
 export const resourceSchema = z
-  .discriminatedUnion("clazz", [
-    z.strictObject({ clazz: z.literal("CloudProvider"), ...resourceFields.CloudProvider }),
-    z.strictObject({ clazz: z.literal("InternalComponent"), ...resourceFields.InternalComponent }),
-    z.strictObject({ clazz: z.literal("Method"), ...resourceFields.Method }),
-    z.strictObject({ clazz: z.literal("VM"), ...resourceFields.VM }),
-  ])
-  .meta({ id: "Resource", description: "An element of the model and its class." }) satisfies z.ZodType<Resource>;
+  .discriminatedUnion(
+    "clazz",
+    oneOfEveryClass((clazz) => z.strictObject({ clazz: z.literal(clazz), ...collectorFields[clazz] })),
+  )
+  .meta({ id: "Resource", description: "An element of the model and its class." }) as unknown as z.ZodType<Resource>;
 
 /** A resource of a request body and the JSON pointer of the element it came from. */
 export interface LocatedResource {
@@ -171,16 +219,12 @@ export interface LocatedResource {
   resource: Resource;
 }
 
-function group<C extends ResourceClass>(clazz: C) {
-  return z.array(resourceSchemas[clazz].grouped, { error: expected(`an array of ${clazz} elements`) }).optional();
-}
-
-const groupedModelShape = {
-  cloudProviders: group("CloudProvider"),
-  internalComponents: group("InternalComponent"),
-  methods: group("Method"),
-  vMs: group("VM"),
-} satisfies Record<(typeof groupOfClass)[ResourceClass], z.ZodType>;
+const groupedModelShape = Object.fromEntries(
+  resourceClasses.map((clazz) => [
+    groupOfClass[clazz],
+    z.array(groupedElementSchemas[clazz], { error: expected(`an array of ${clazz} elements`) }).optional(),
+  ]),
+) as Record<GroupName, z.ZodOptional<z.ZodArray<ElementSchema>>>;
 
 const groupedModelSchema = closedObject(
   groupedModelShape,
@@ -207,21 +251,27 @@ const namesItsClass = z.looseObject(
 );
 
 /** The element judged by the class it names. */
-const resourceOfItsClass: z.ZodType<Resource, z.output<typeof namesItsClass>> = z.discriminatedUnion("clazz", [
-  resourceSchemas.CloudProvider.flat,
-  resourceSchemas.InternalComponent.flat,
-  resourceSchemas.Method.flat,
-  resourceSchemas.VM.flat,
-]);
+function ofItsClass(schemas: ClassSchemas): z.ZodType<Resource, z.output<typeof namesItsClass>> {
+  return z.discriminatedUnion(
+    "clazz",
+    oneOfEveryClass((clazz) => schemas[clazz]),
+  ) as unknown as z.ZodType<Resource, z.output<typeof namesItsClass>>;
+}
+
+const flatElementOfItsClass = ofItsClass(flatElementSchemas);
 
 /** A flat element: its `clazz` is checked first, so that its fields are judged by the right class. */
-const flatElementSchema = namesItsClass.pipe(resourceOfItsClass);
-
 const flatModelSchema = z
-  .array(flatElementSchema)
+  .array(namesItsClass.pipe(flatElementOfItsClass))
   .transform((resources): LocatedResource[] =>
     resources.map((resource, index) => ({ at: jsonPointer([index]), resource })),
   );
+
+/**
+ * One resource as the original's data collectors describe it (a DCDescriptor's `resources`): the
+ * flat form with only the id required. `Resource` is not a class of its own here.
+ */
+export const collectorResourceSchema = namesItsClass.pipe(ofItsClass(collectorElementSchemas));
 
 /**
  * The body of PUT and POST /resources in either form: a JSON array is the flat form, anything else
@@ -254,11 +304,12 @@ function prototypeKeyPaths(value: unknown, path: PropertyKey[] = []): PropertyKe
  * The body as documented: the two forms this schema tells apart, each as the schema that judges
  * it (a flat element by the class it names).
  */
-export const documentedModelUpload = z.union([groupedModelSchema, z.array(resourceOfItsClass)]).meta({
+export const documentedModelUpload = z.union([groupedModelSchema, z.array(flatElementOfItsClass)]).meta({
   id: "ModelUpload",
   description:
-    "The model in the grouped form (an object of up to four arrays) or the flat form (an array of elements " +
-    "that name their clazz). References must name elements of the right class in the resulting model.",
+    `The model in the grouped form (an object of up to ${resourceClasses.length} arrays) or the flat form ` +
+    "(an array of elements that name their clazz). References must name elements of the right class in the " +
+    "resulting model.",
 });
 
 /** The path parameter of /resources/:id. */

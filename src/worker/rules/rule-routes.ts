@@ -5,11 +5,11 @@ import type { z } from "zod";
 import { jsonBody } from "../../shared/http/json-body";
 import { parseJsonText, readBodyText } from "../../shared/http/json-text";
 import { ApiError, type FieldProblem, zodProblems } from "../../shared/problems";
-import type { AppEnv } from "../http/app-env";
 import { answered, emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
+import type { AppEnv } from "../http/app-env";
 import { pathParams, queryParams } from "../http/path-params";
 import { metricStub } from "../metrics/metric-object";
-import { type InstalledRule, installedRuleSchema, rulesDocumentSchema } from "./document/rule-schema";
+import { type InstalledRule, rulesDocumentSchema } from "./document/rule-schema";
 import { readRulesXml } from "./document/rules-xml-reader";
 import { writeRulesXml } from "./document/rules-xml-writer";
 import { compileRule, restCallMetric } from "./evaluation/compile-rule";
@@ -36,16 +36,22 @@ function naming(problems: FieldProblem[], document: unknown): FieldProblem[] {
   });
 }
 
-/** The body as a document in the JSON form: an XML document (whatever its Content-Type says) is read into it first. */
+/**
+ * The body as a document in the JSON form: an XML document (whatever its Content-Type says) is
+ * read into it first. A body that starts as neither (an empty one, as curl sends for a file it
+ * could not open) is refused as such, not as broken JSON.
+ */
 async function readDocument(request: Request): Promise<unknown> {
   const text = await readBodyText(request);
-  if (
-    !text
-      .replace(/^\uFEFF/, "")
-      .trimStart()
-      .startsWith("<")
-  )
-    return parseJsonText(text);
+  const start = text.replace(/^\uFEFF/, "").trimStart()[0];
+  if (start === "{" || start === "[") return parseJsonText(text);
+  if (start !== "<") {
+    const body = start === undefined ? "The body is empty" : `The body starts with ${JSON.stringify(start)}`;
+    throw new ApiError(
+      "validation-failed",
+      `${body}: expected a rule document in XML (<monitoringRules>…) or JSON ({"monitoringRules":[…]}); ${notInstalled}.`,
+    );
+  }
   const read = readRulesXml(text);
   if (!read.ok)
     throw ApiError.validation(read.problems, `The XML is not a monitoring-rules document; ${notInstalled}.`);
@@ -183,7 +189,7 @@ export const ruleRoutes = new Hono<AppEnv>()
       summary: "Enable or disable a rule",
       description: "A disabled rule keeps nothing and emits nothing; enabled again, it starts with empty windows.",
       responses: {
-        200: jsonAnswer("The rule as it is now.", installedRuleSchema),
+        200: jsonAnswer("The rule as it is now, with its status (as GET answers it in JSON).", ruleReportSchema),
         400: problemAnswer('The body is not {"enabled": true|false} (validation-failed).'),
         404: unknownRule,
       },
@@ -194,7 +200,7 @@ export const ruleRoutes = new Hono<AppEnv>()
       const { id } = c.req.valid("param");
       const rule = await ruleRegistry(c.env).setEnabled(id, c.req.valid("json").enabled);
       if (!rule) throw ApiError.notFound(`No rule has the id "${id}".`);
-      return c.json(rule);
+      return c.json(await reportOf(c.env, rule));
     },
   )
   .delete(
@@ -204,7 +210,11 @@ export const ruleRoutes = new Hono<AppEnv>()
       summary: "Remove a rule",
       description:
         "The rule's state goes, and so do the observers of its output metric; the metric stays, as a declared metric.",
-      responses: { 204: emptyAnswer("Removed."), 404: unknownRule },
+      responses: {
+        204: emptyAnswer("Removed."),
+        400: problemAnswer("The path is not valid UTF-8 (validation-failed)."),
+        404: unknownRule,
+      },
     }),
     pathParams(ruleIdParams),
     async (c) => {

@@ -46,5 +46,12 @@ export const enabledQuerySchema = z.object({
 });
 
 export const ruleChangeSchema = z
-  .strictObject({ enabled: z.boolean({ error: "Required: enabled, true or false." }) })
+  .strictObject({
+    enabled: z.boolean({
+      error: (issue) =>
+        issue.input === undefined
+          ? "Required: enabled, true or false."
+          : `Must be true or false (a JSON boolean, without quotes), not ${JSON.stringify(issue.input)}.`,
+    }),
+  })
   .meta({ id: "RuleChange" });

@@ -184,7 +184,7 @@ export function sendFuzzBody(method: string, path: string, body: FuzzBody): Prom
  * server error, and every 4xx an application/problem+json document of the documented shape.
  * Returns whether the request was accepted.
  */
-async function expectSuccessOrProblem(response: Response): Promise<boolean> {
+export async function expectSuccessOrProblem(response: Response): Promise<boolean> {
   const text = await response.text();
   expect(response.status, text).toBeLessThan(500);
   if (response.ok) return true;
@@ -205,7 +205,7 @@ async function expectSuccessOrProblem(response: Response): Promise<boolean> {
 }
 
 /** Own properties of Object.prototype, to show that no request polluted it. */
-function objectPrototypeKeys(): string[] {
+export function objectPrototypeKeys(): string[] {
   return Object.getOwnPropertyNames(Object.prototype).sort();
 }
 

@@ -27,10 +27,13 @@ interface OpenApiDocument {
 /** Names the document, so that its "#/components/..." references resolve inside it. */
 const documentUri = "https://tower-edge.invalid/openapi.json";
 
-/** The server a request path is under (one of the document's: /v1 or /), and the path below it. */
+/**
+ * The server a request path is under (one of the document's: /v1 or /), and the path below it,
+ * without a trailing slash: the service serves `/metrics/` as `/metrics`.
+ */
 function splitServer(pathname: string): { server: string; path: string } {
-  const [, prefix, path] = /^(\/v1)?(\/.*)$/.exec(pathname)!;
-  return prefix ? { server: prefix, path: path! } : { server: "/", path: pathname };
+  const [, prefix, path] = /^(\/v1)?(\/.*?)\/?$/.exec(pathname)!;
+  return prefix ? { server: prefix, path: path || "/" } : { server: "/", path: path || "/" };
 }
 
 const jsonMediaType = /^application\/([\w.-]+\+)?json$/;

@@ -149,7 +149,10 @@ describe("MAX_METRIC_NAME_LENGTH", () => {
     expect(response.status).toBe(400);
     const problem = await response.json<{ errors: { path: string; message: string }[] }>();
     expect(problem.errors).toEqual([
-      { path: `/long/${monitoringNamespace.replaceAll("/", "~1")}metric/0/value`, message },
+      {
+        path: `/long/${monitoringNamespace.replaceAll("/", "~1")}metric/0/value`,
+        message: `Metric name must be at most ${limits.metricNameLength} characters long.`,
+      },
     ]);
     expect(await registeredMetrics()).not.toContain("short");
   });

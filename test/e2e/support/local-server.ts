@@ -52,7 +52,8 @@ export async function startWorker({ stateDir, bindings, verbose }: WorkerRunOpti
     });
     return { url: worker.url, stop: () => worker.stop() };
   }
-  const worker = await startLocalWorker({ port: 0, stateDir, bindings, verbose });
+  // The run built the static assets once before its first test (built-assets.ts).
+  const worker = await startLocalWorker({ port: 0, stateDir, bindings, verbose, build: false });
   return { url: worker.url, stop: () => worker.dispose() };
 }
 

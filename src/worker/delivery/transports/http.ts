@@ -3,16 +3,25 @@ import { serviceVersion } from "../../ops/version";
 import { serializerFor } from "../formats";
 import { retryAfterSeconds } from "../retry-schedule";
 import type { Delivery, DeliveryResult } from "../vocabulary";
+import { describeNetworkError } from "./network-failure";
 import { signWebhook } from "./webhook-signature";
 
-/** Why a request ended without an answer: the delivery's budget ran out first, or the observer never answered. */
-function describeFailure(error: unknown, timeoutMs: number, budget: AbortSignal | undefined): Partial<DeliveryResult> {
+/**
+ * Why a request ended without an answer: the delivery's budget ran out first, the observer never
+ * answered, or it could not be reached.
+ */
+function describeFailure(
+  error: unknown,
+  callbackUrl: string,
+  timeoutMs: number,
+  budget: AbortSignal | undefined,
+): Partial<DeliveryResult> {
   if (budget?.aborted)
     return { deferred: true, error: "not answered within the batch's budget; continued from the backlog" };
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return { error: `no answer within ${timeoutMs} ms` };
   }
-  return { error: `network error: ${error instanceof Error ? error.message : String(error)}` };
+  return { error: describeNetworkError(error, callbackUrl) };
 }
 
 async function send(
@@ -58,7 +67,7 @@ async function send(
       ...(waitSeconds === undefined ? {} : { retryAfterSeconds: waitSeconds }),
     };
   } catch (error) {
-    return { ok: false, ...describeFailure(error, timeoutMs, budget) };
+    return { ok: false, ...describeFailure(error, target.callbackUrl!, timeoutMs, budget) };
   }
 }
 

@@ -80,7 +80,8 @@ describe("agentDatumId", () => {
     for (let host = 0; host < 25; host++) {
       const seed = seriesHashSeed(`vm${host},cpu=cpu0`);
       for (const metric of metrics) {
-        for (let second = 0; second < 100; second++) ids.add(agentDatumId(seed, metric, 1_700_000_000_000 + second * 1_000));
+        for (let second = 0; second < 100; second++)
+          ids.add(agentDatumId(seed, metric, 1_700_000_000_000 + second * 1_000));
       }
     }
     expect(ids.size).toBe(25 * metrics.length * 100);

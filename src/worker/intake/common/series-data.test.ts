@@ -24,24 +24,96 @@ const resourceIdOf = (labels: Labels, options = keyOptions(), primaryOnly?: Labe
 
 describe("seriesResourceId", () => {
   it.each<[string, Labels, string]>([
-    ["the primary label, then the others sorted by key", [["host", "vm1"], ["cpu", "cpu0"]], "vm1,cpu=cpu0"],
-    ["the primary label first wherever it was sent", [["z", "1"], ["host", "vm1"], ["a", "2"]], "vm1,a=2,z=1"],
+    [
+      "the primary label, then the others sorted by key",
+      [
+        ["host", "vm1"],
+        ["cpu", "cpu0"],
+      ],
+      "vm1,cpu=cpu0",
+    ],
+    [
+      "the primary label first wherever it was sent",
+      [
+        ["z", "1"],
+        ["host", "vm1"],
+        ["a", "2"],
+      ],
+      "vm1,a=2,z=1",
+    ],
     ["the primary label alone", [["host", "vm1"]], "vm1"],
-    ["without a primary label, the sorted labels with no leading comma", [["b", "2"], ["a", "1"]], "a=1,b=2"],
+    [
+      "without a primary label, the sorted labels with no leading comma",
+      [
+        ["b", "2"],
+        ["a", "1"],
+      ],
+      "a=1,b=2",
+    ],
     ["without any label, -", [], "-"],
-    ["keys sorted by code unit, upper case first", [["b", "1"], ["B", "2"], ["a", "3"]], "B=2,a=3,b=1"],
-    ["an empty primary value, then the others", [["host", ""], ["cpu", "cpu0"]], ",cpu=cpu0"],
+    [
+      "keys sorted by code unit, upper case first",
+      [
+        ["b", "1"],
+        ["B", "2"],
+        ["a", "3"],
+      ],
+      "B=2,a=3,b=1",
+    ],
+    [
+      "an empty primary value, then the others",
+      [
+        ["host", ""],
+        ["cpu", "cpu0"],
+      ],
+      ",cpu=cpu0",
+    ],
     ["empty label values", [["a", ""]], "a="],
   ])("builds %s", (_, labels, expected) => {
     expect(resourceIdOf(labels)).toBe(expected);
   });
 
   it.each<[string, Labels, string]>([
-    ["a backslash", [["host", "vm1"], ["path", "C:\\temp"]], "vm1,path=C:\\\\temp"],
-    ["a comma", [["host", "vm1"], ["list", "a,b"]], "vm1,list=a\\,b"],
-    ["an equals sign", [["host", "vm1"], ["expr", "a=b"]], "vm1,expr=a\\=b"],
-    ["a space", [["host", "vm1"], ["name", "my disk"]], "vm1,name=my\\ disk"],
-    ["every one in a key", [["host", "vm1"], ["a\\b,c=d e", "v"]], "vm1,a\\\\b\\,c\\=d\\ e=v"],
+    [
+      "a backslash",
+      [
+        ["host", "vm1"],
+        ["path", "C:\\temp"],
+      ],
+      "vm1,path=C:\\\\temp",
+    ],
+    [
+      "a comma",
+      [
+        ["host", "vm1"],
+        ["list", "a,b"],
+      ],
+      "vm1,list=a\\,b",
+    ],
+    [
+      "an equals sign",
+      [
+        ["host", "vm1"],
+        ["expr", "a=b"],
+      ],
+      "vm1,expr=a\\=b",
+    ],
+    [
+      "a space",
+      [
+        ["host", "vm1"],
+        ["name", "my disk"],
+      ],
+      "vm1,name=my\\ disk",
+    ],
+    [
+      "every one in a key",
+      [
+        ["host", "vm1"],
+        ["a\\b,c=d e", "v"],
+      ],
+      "vm1,a\\\\b\\,c\\=d\\ e=v",
+    ],
     ["every one in the primary value", [["host", "vm 1,x=y\\"]], "vm\\ 1\\,x\\=y\\\\"],
     ["every one in labels without a primary", [["k ey", "v,al=ue"]], "k\\ ey=v\\,al\\=ue"],
   ])("escapes %s with a backslash", (_, labels, expected) => {
@@ -49,13 +121,21 @@ describe("seriesResourceId", () => {
   });
 
   it("keeps other characters as sent", () => {
-    expect(resourceIdOf([["host", "vm-1:9100/é"], ["le", "+Inf"], ["quantile", "0.5"]])).toBe(
-      "vm-1:9100/é,le=+Inf,quantile=0.5",
-    );
+    expect(
+      resourceIdOf([
+        ["host", "vm-1:9100/é"],
+        ["le", "+Inf"],
+        ["quantile", "0.5"],
+      ]),
+    ).toBe("vm-1:9100/é,le=+Inf,quantile=0.5");
   });
 
   describe("resource=", () => {
-    const labels: Labels = [["host", "h"], ["service", "s"], ["zone", "z"]];
+    const labels: Labels = [
+      ["host", "h"],
+      ["service", "s"],
+      ["zone", "z"],
+    ];
 
     it("takes the first label of the list that is present", () => {
       expect(resourceIdOf(labels, keyOptions(["service", "host"]))).toBe("s,host=h,zone=z");
@@ -100,7 +180,11 @@ describe("seriesResourceId", () => {
   });
 
   describe("drop=", () => {
-    const labels: Labels = [["host", "vm1"], ["cpu", "cpu0"], ["pid", "4242"]];
+    const labels: Labels = [
+      ["host", "vm1"],
+      ["cpu", "cpu0"],
+      ["pid", "4242"],
+    ];
 
     it("removes labels before the key is built", () => {
       expect(resourceIdOf(labels, keyOptions(["host"], ["pid"]))).toBe("vm1,cpu=cpu0");
@@ -115,12 +199,19 @@ describe("seriesResourceId", () => {
 
     it("removes primary-only pairs before one is chosen", () => {
       const options = keyOptions(["host.name", "service.name"], ["host.name"]);
-      const resource: Labels = [["host.name", "node7"], ["service.name", "checkout"]];
+      const resource: Labels = [
+        ["host.name", "node7"],
+        ["service.name", "checkout"],
+      ];
       expect(resourceIdOf([["method", "GET"]], options, resource)).toBe("checkout,method=GET");
     });
 
     it("leaves the series' labels as they were", () => {
-      const sent = series([["host", "vm1"], ["b", "2"], ["a", "1"]]);
+      const sent = series([
+        ["host", "vm1"],
+        ["b", "2"],
+        ["a", "1"],
+      ]);
       const before = structuredClone(sent.labels);
       seriesResourceId(sent, keyOptions(["host"], ["b"]));
       seriesResourceId(sent, keyOptions());
@@ -135,7 +226,8 @@ describe("seriesResourceId", () => {
       selector: ([key]) => key,
       maxLength: 5,
     });
-    const sortedText = (labels: Labels) => JSON.stringify([...labels].sort(([left], [right]) => (left < right ? -1 : 1)));
+    const sortedText = (labels: Labels) =>
+      JSON.stringify([...labels].sort(([left], [right]) => (left < right ? -1 : 1)));
     /** A primary label alone, of value `-` or empty, gives `-` like no label at all: the contract's one ambiguity. */
     const onlyDashLikePrimary = (labels: Labels) =>
       labels.length === 1 && labels[0]![0] === "host" && (labels[0]![1] === "-" || labels[0]![1] === "");
@@ -159,7 +251,9 @@ describe("seriesResourceId", () => {
       fc.assert(
         fc.property(labelSet, labelSet, (left, right) => {
           fc.pre(sortedText(left) !== sortedText(right));
-          fc.pre(!(onlyDashLikePrimary(left) && right.length === 0) && !(onlyDashLikePrimary(right) && left.length === 0));
+          fc.pre(
+            !(onlyDashLikePrimary(left) && right.length === 0) && !(onlyDashLikePrimary(right) && left.length === 0),
+          );
           fc.pre(!(onlyDashLikePrimary(left) && onlyDashLikePrimary(right)));
           expect(resourceIdOf(left)).not.toBe(resourceIdOf(right));
         }),
@@ -175,7 +269,14 @@ describe("seriesToData", () => {
   it("makes each point a datum of the series' resourceId, with its deterministic id", () => {
     const { data, refused } = seriesToData(
       [
-        { labels: [["cpu", "cpu0"], ["host", "vm1"]], origin: 1, points: [point("cpu.usage", 90), point("cpu.idle", 10, 5)] },
+        {
+          labels: [
+            ["cpu", "cpu0"],
+            ["host", "vm1"],
+          ],
+          origin: 1,
+          points: [point("cpu.usage", 90), point("cpu.idle", 10, 5)],
+        },
         { labels: [], origin: 2, points: [point("load", Number.NaN, -1)] },
       ],
       keyOptions(),
@@ -190,8 +291,20 @@ describe("seriesToData", () => {
         value: 90,
         resourceId: "vm1,cpu=cpu0",
       },
-      { id: agentDatumId(seed, "cpu.idle", 5), metric: "cpu.idle", timestamp: 5, value: 10, resourceId: "vm1,cpu=cpu0" },
-      { id: agentDatumId(seriesHashSeed("-"), "load", -1), metric: "load", timestamp: -1, value: Number.NaN, resourceId: "-" },
+      {
+        id: agentDatumId(seed, "cpu.idle", 5),
+        metric: "cpu.idle",
+        timestamp: 5,
+        value: 10,
+        resourceId: "vm1,cpu=cpu0",
+      },
+      {
+        id: agentDatumId(seriesHashSeed("-"), "load", -1),
+        metric: "load",
+        timestamp: -1,
+        value: Number.NaN,
+        resourceId: "-",
+      },
     ]);
   });
 
@@ -229,7 +342,13 @@ describe("seriesToData", () => {
 
   it.each([
     ["a line feed in a value", [["host", "vm\n1"]]],
-    ["a NUL in a key", [["host", "vm1"], ["a\u0000", "b"]]],
+    [
+      "a NUL in a key",
+      [
+        ["host", "vm1"],
+        ["a\u0000", "b"],
+      ],
+    ],
     ["a C1 control in the primary value", [["host", "vm\u00851"]]],
     ["DEL in a value", [["x", "\u007f"]]],
   ] satisfies [string, Labels][])("refuses the series of %s", (_, labels) => {
@@ -240,7 +359,16 @@ describe("seriesToData", () => {
 
   it("checks the resourceId after dropping labels: a dropped label cannot refuse a series", () => {
     const { data, refused } = seriesToData(
-      [{ labels: [["host", "vm1"], ["bad", "\n"]], origin: 1, points: [point("m")] }],
+      [
+        {
+          labels: [
+            ["host", "vm1"],
+            ["bad", "\n"],
+          ],
+          origin: 1,
+          points: [point("m")],
+        },
+      ],
       keyOptions(["host"], ["bad"]),
     );
     expect(refused).toEqual([]);
@@ -274,7 +402,9 @@ describe("seriesToData", () => {
   it("names a long refused metric by its first 64 characters", () => {
     const metric = `${"x".repeat(100)}/`;
     const { refused } = seriesToData([{ labels: [], origin: 2, points: [point(metric)] }], keyOptions());
-    expect(refused).toEqual([{ origin: 2, message: `"${"x".repeat(64)}": metric name must be at most 16 characters long` }]);
+    expect(refused).toEqual([
+      { origin: 2, message: `"${"x".repeat(64)}": metric name must be at most 16 characters long` },
+    ]);
   });
 
   it("refuses each bad point of every series, in order", () => {

@@ -1,8 +1,8 @@
 /**
  * An unquoted line-protocol field value as a double: floats, integers (`i`), unsigned integers
- * (`u`) and booleans (1 or 0), with the grammar and the 64-bit ranges of InfluxData's reference
- * decoder. NaN and infinities have no spelling in line protocol, and a float too large for a
- * double is out of range, so every value read is finite.
+ * (`u`) and booleans (1 or 0), in line protocol's grammar (decimal only) and within InfluxDB's
+ * 64-bit ranges. NaN and infinities have no spelling in line protocol, and a float too large for
+ * a double is out of range, so every value read is finite.
  */
 import { digitsValue, integerDigits } from "./decimal";
 

@@ -22,7 +22,8 @@ const refusal = (text: string) => parse(text).refused[0]?.message;
 describe("a line's parts", () => {
   it("reads a Telegraf cpu line", () => {
     const text =
-      "cpu,cpu=cpu-total,host=vm1 usage_user=1.5,usage_system=0.5,usage_idle=97.79338014186536,usage_iowait=0i,usage_steal=0 1700000000123456789\n";
+      "cpu,cpu=cpu-total,host=vm1 usage_user=1.5,usage_system=0.5,usage_idle=97.79338014186536," +
+      "usage_iowait=0i,usage_steal=0 1700000000123456789\n";
     const result = parse(text);
     expect(result).toEqual({
       series: [

@@ -109,7 +109,10 @@ function hasDuplicateKey(labels: readonly Label[]): boolean {
 /** A character as a refusal names it: quoted, control characters escaped. */
 const characterName = (code: number) => JSON.stringify(String.fromCharCode(code));
 
-/** A refused line as its message quotes it: its first line, at most `excerptLength` characters, never half a surrogate pair. */
+/**
+ * A refused line as its message quotes it: its first line (a string may have run on), at most
+ * `excerptLength` characters, never half a surrogate pair.
+ */
 function excerpt(text: string, start: number): string {
   const newline = text.indexOf("\n", start);
   let end = newline === -1 ? text.length : newline;

@@ -35,7 +35,11 @@ describe("attributeText", () => {
     ["a double", 2.5, "2.5"],
     ["no value", undefined, ""],
     ["bytes in base64", Uint8Array.of(0, 1, 2, 255), "AAEC/w=="],
-    ["an array as JSON", ["a", 1n, 0.5, true, undefined, Uint8Array.of(1), Number.NaN], '["a",1,0.5,true,null,"AQ==","NaN"]'],
+    [
+      "an array as JSON",
+      ["a", 1n, 0.5, true, undefined, Uint8Array.of(1), Number.NaN],
+      '["a",1,0.5,true,null,"AQ==","NaN"]',
+    ],
     [
       "a kvlist as JSON, keys in order, repeated ones kept",
       {

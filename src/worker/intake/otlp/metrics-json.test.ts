@@ -55,7 +55,9 @@ describe("readMetricsJson", () => {
     };
     const { series, rejectedDataPoints } = read(request);
     expect(rejectedDataPoints).toBe(0);
-    expect(series.map(({ labels, points }) => [labels, points.map(({ metric, value }) => `${metric}=${value}`)])).toEqual([
+    expect(
+      series.map(({ labels, points }) => [labels, points.map(({ metric, value }) => `${metric}=${value}`)]),
+    ).toEqual([
       [[["k", "1"]], ["h.count=1"]],
       [
         [
@@ -117,7 +119,9 @@ describe("readMetricsJson", () => {
         {
           extra: {},
           resource: { attributes: [{ key: "k", value: { stringValue: "v", other: 1 }, more: true }], entityRefs: [] },
-          scopeMetrics: [{ future: "x", metrics: [{ name: "m", gauge: { dataPoints: [{ asDouble: 1, newField: [] }] } }] }],
+          scopeMetrics: [
+            { future: "x", metrics: [{ name: "m", gauge: { dataPoints: [{ asDouble: 1, newField: [] }] } }] },
+          ],
         },
       ],
     };
@@ -139,8 +143,9 @@ describe("readMetricsJson", () => {
   });
 
   it("keeps integer attribute values exact when sent as strings", () => {
-    const [series] = read(gauge({ asDouble: 1, attributes: [keyValue("id", { intValue: "-9223372036854775807" })] }))
-      .series;
+    const [series] = read(
+      gauge({ asDouble: 1, attributes: [keyValue("id", { intValue: "-9223372036854775807" })] }),
+    ).series;
     expect(series!.labels).toEqual([["id", "-9223372036854775807"]]);
   });
 
@@ -168,7 +173,11 @@ describe("readMetricsJson", () => {
     ],
     ["a name that is no string", requestOf({ name: 5 }), "metrics[0].name: must be a string"],
     ["a gauge that is no object", requestOf({ name: "m", gauge: [] }), "metrics[0].gauge: must be an object"],
-    ["data points that are no list", requestOf({ name: "m", sum: { dataPoints: {} } }), "sum.dataPoints: must be an array"],
+    [
+      "data points that are no list",
+      requestOf({ name: "m", sum: { dataPoints: {} } }),
+      "sum.dataPoints: must be an array",
+    ],
     [
       "a metric with two kinds of data",
       requestOf({ name: "m", gauge: { dataPoints: [] }, sum: { dataPoints: [] } }),
@@ -198,13 +207,22 @@ describe("readMetricsJson", () => {
       [{ asInt: "9223372036854775808" }, "asInt: must be between -9223372036854775808 and 9223372036854775807"],
       [{ asDouble: 1, asInt: 1 }, "the point: sets both asDouble and asInt"],
       [{ asDouble: 1, timeUnixNano: "-1" }, "timeUnixNano: must be between 0 and 18446744073709551615"],
-      [{ asDouble: 1, timeUnixNano: "18446744073709551616" }, "timeUnixNano: must be between 0 and 18446744073709551615"],
+      [
+        { asDouble: 1, timeUnixNano: "18446744073709551616" },
+        "timeUnixNano: must be between 0 and 18446744073709551615",
+      ],
       [{ asDouble: 1, timeUnixNano: "1e18" }, "timeUnixNano: must be an integer, as a number or a decimal string"],
       [{ asDouble: 1, flags: -1 }, "flags: must be between 0 and 4294967295"],
       [{ asDouble: 1, attributes: {} }, "attributes: must be an array"],
       [{ asDouble: 1, attributes: [{ key: 1 }] }, "attributes[0].key: must be a string"],
-      [{ asDouble: 1, attributes: [keyValue("k", { boolValue: "true" })] }, "attributes[0].value.boolValue: must be true or false"],
-      [{ asDouble: 1, attributes: [keyValue("k", { bytesValue: "!" })] }, "attributes[0].value.bytesValue: must be a base64 string"],
+      [
+        { asDouble: 1, attributes: [keyValue("k", { boolValue: "true" })] },
+        "attributes[0].value.boolValue: must be true or false",
+      ],
+      [
+        { asDouble: 1, attributes: [keyValue("k", { bytesValue: "!" })] },
+        "attributes[0].value.bytesValue: must be a base64 string",
+      ],
       [
         { asDouble: 1, attributes: [keyValue("k", { stringValue: "a", intValue: "1" })] },
         "attributes[0].value: sets both stringValue and intValue",

@@ -33,8 +33,18 @@ describe("MetricsMapping", () => {
       ["up", { kind: "number", ...base, time: undefined, value: -2 }],
     ]);
     expect(series).toEqual([
-      { labels: [["k", "v"]], primaryOnly: resource, origin: 0, points: [{ metric: "up", value: 1, timestamp: 1_000 }] },
-      { labels: [["k", "v"]], primaryOnly: resource, origin: 1, points: [{ metric: "up", value: -2, timestamp: arrivalMs }] },
+      {
+        labels: [["k", "v"]],
+        primaryOnly: resource,
+        origin: 0,
+        points: [{ metric: "up", value: 1, timestamp: 1_000 }],
+      },
+      {
+        labels: [["k", "v"]],
+        primaryOnly: resource,
+        origin: 1,
+        points: [{ metric: "up", value: -2, timestamp: arrivalMs }],
+      },
     ]);
     expect(points).toBe(2);
   });
@@ -43,7 +53,12 @@ describe("MetricsMapping", () => {
     const { series } = mapped([
       [
         "h",
-        histogram({ count: 10, bucketCounts: [1, 0, 4, 2, 3], explicitBounds: [-5, 1e-7, 0.25, 1e21], attributes: [["le", "x"]] }),
+        histogram({
+          count: 10,
+          bucketCounts: [1, 0, 4, 2, 3],
+          explicitBounds: [-5, 1e-7, 0.25, 1e21],
+          attributes: [["le", "x"]],
+        }),
       ],
     ]);
     expect(series.slice(1).map(({ labels, points }) => [labels, points[0]!.metric, points[0]!.value])).toEqual([
@@ -62,14 +77,17 @@ describe("MetricsMapping", () => {
         const explicitBounds = bucketCounts.slice(1).map((_, index) => index / 2);
         const { series, points } = mapped([["h", histogram({ count: 1, bucketCounts, explicitBounds })]]);
         const cumulative = series.slice(1).map(({ points }) => points[0]!.value);
-        expect(cumulative).toEqual(bucketCounts.map((_, index) => bucketCounts.slice(0, index + 1).reduce((a, b) => a + b)));
+        expect(cumulative).toEqual(
+          bucketCounts.map((_, index) => bucketCounts.slice(0, index + 1).reduce((a, b) => a + b)),
+        );
         expect(points).toBe(1 + bucketCounts.length);
       }),
     );
   });
 
   it("gives a histogram's sum, min and max only when sent", () => {
-    const metrics = (point: DataPoint) => mapped([["h", point]]).series.flatMap(({ points }) => points.map(({ metric }) => metric));
+    const metrics = (point: DataPoint) =>
+      mapped([["h", point]]).series.flatMap(({ points }) => points.map(({ metric }) => metric));
     expect(metrics(histogram({ count: 1 }))).toEqual(["h.count"]);
     expect(metrics(histogram({ count: 1, sum: 0, max: 0 }))).toEqual(["h.count", "h.sum", "h.max"]);
     expect(
@@ -82,7 +100,9 @@ describe("MetricsMapping", () => {
       ["s", { kind: "summary", ...base, count: 3, sum: 6, quantiles: [{ quantile: 0.25, value: 1 }] }],
       ["s", { kind: "summary", ...base, count: 0, sum: 0, quantiles: [] }],
     ]);
-    expect(series.map(({ labels, points }) => [labels, points.map(({ metric, value }) => `${metric}=${value}`)])).toEqual([
+    expect(
+      series.map(({ labels, points }) => [labels, points.map(({ metric, value }) => `${metric}=${value}`)]),
+    ).toEqual([
       [[["k", "v"]], ["s.count=3", "s.sum=6"]],
       [
         [
@@ -142,7 +162,10 @@ describe("MetricsMapping", () => {
   it("details at most maxRefusedParts refusals, counts all, and quotes long names shortened", () => {
     const name = "n".repeat(1_000);
     const result = mapped(
-      Array.from({ length: maxRefusedParts + 50 }, () => [name, { kind: "malformed", reason: "bad" }] as [string, DataPoint]),
+      Array.from(
+        { length: maxRefusedParts + 50 },
+        () => [name, { kind: "malformed", reason: "bad" }] as [string, DataPoint],
+      ),
     );
     expect(result.rejectedDataPoints).toBe(maxRefusedParts + 50);
     expect(result.refused).toHaveLength(maxRefusedParts);

@@ -43,7 +43,9 @@ describe("readMetricsProtobuf", () => {
   it("converts any time exactly to whole milliseconds", () => {
     fc.assert(
       fc.property(fc.bigInt(0n, 2n ** 64n - 1n), (nanos) => {
-        const body = encodeRequest(requestOf({ name: "m", gauge: { dataPoints: [{ timeUnixNano: nanos, asDouble: 1 }] } }));
+        const body = encodeRequest(
+          requestOf({ name: "m", gauge: { dataPoints: [{ timeUnixNano: nanos, asDouble: 1 }] } }),
+        );
         expect(read(body).series[0]!.points[0]!.timestamp).toBe(nanos === 0n ? arrivalMs : Number(nanos / 1_000_000n));
       }),
     );
@@ -71,7 +73,10 @@ describe("readMetricsProtobuf", () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), readOrRefuse));
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.nat(richBody.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(fc.nat(richBody.length - 1), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         (changes) => {
           const body = richBody.slice();
           for (const [at, byte] of changes) body[at] = byte;
@@ -109,7 +114,11 @@ describe("readMetricsProtobuf", () => {
       resourceMetrics: [
         {
           scopeMetrics: [
-            { metrics: [{ gauge: { dataPoints: [{ asDouble: 1, attributes: [keyValue("a", text("b"))] }] }, name: "late" }] },
+            {
+              metrics: [
+                { gauge: { dataPoints: [{ asDouble: 1, attributes: [keyValue("a", text("b"))] }] }, name: "late" },
+              ],
+            },
           ],
           resource: { attributes: [keyValue("host.name", text("vm1"))] },
         },
@@ -188,8 +197,8 @@ describe("readMetricsProtobuf", () => {
     );
     const { series } = read(body);
     expect(series.map(({ labels, points }) => [labels[0]![1], points[0]!.value])).toEqual([
-      ["-1", -9_223_372_036_854_775_808],
-      ["4611686018427387904", 9_007_199_254_740_992],
+      ["-1", -(2 ** 63)],
+      ["4611686018427387904", 2 ** 53],
     ]);
   });
 
@@ -199,15 +208,22 @@ describe("readMetricsProtobuf", () => {
       concat(rawField(3, 5, 0, 0, 0, 0)),
       concat(rawField(20, 3)),
       encodeMessage("NumberDataPoint", { asDouble: 1, attributes: [keyValue("k", nested(maxValueNesting + 1))] }),
-      encodeMessage("NumberDataPoint", { asDouble: 1, attributes: [{ key: "k", value: Uint8Array.of(0x0a, 1, 0xff) }] }),
+      encodeMessage("NumberDataPoint", {
+        asDouble: 1,
+        attributes: [{ key: "k", value: Uint8Array.of(0x0a, 1, 0xff) }],
+      }),
       concat(rawField(6, 2, 3, 1, 2, 3)),
       encodeMessage("NumberDataPoint", { asDouble: 2 }),
     ];
     const result = read(encodeRequest(requestOf({ name: "m", gauge: { dataPoints: points } })));
     expect(result.rejectedDataPoints).toBe(6);
     expect(result.refused.map(({ message }) => message)).toEqual([
-      expect.stringMatching(/^metric "m": data point 0: cannot be decoded: wire type 0 where the schema has 1 at byte \d+$/),
-      expect.stringMatching(/^metric "m": data point 1: cannot be decoded: wire type 5 where the schema has 1 at byte \d+$/),
+      expect.stringMatching(
+        /^metric "m": data point 0: cannot be decoded: wire type 0 where the schema has 1 at byte \d+$/,
+      ),
+      expect.stringMatching(
+        /^metric "m": data point 1: cannot be decoded: wire type 5 where the schema has 1 at byte \d+$/,
+      ),
       expect.stringMatching(/^metric "m": data point 2: cannot be decoded: wire type 3 is not supported at byte \d+$/),
       expect.stringMatching(
         new RegExp(`^metric "m": data point 3: cannot be decoded: attribute values nest more than ${maxValueNesting}`),
@@ -220,15 +236,24 @@ describe("readMetricsProtobuf", () => {
 
   it("accepts attribute values nested up to the limit", () => {
     const body = encodeRequest(
-      requestOf({ name: "m", gauge: { dataPoints: [{ asDouble: 1, attributes: [keyValue("k", nested(maxValueNesting))] }] } }),
+      requestOf({
+        name: "m",
+        gauge: { dataPoints: [{ asDouble: 1, attributes: [keyValue("k", nested(maxValueNesting))] }] },
+      }),
     );
     expect(read(body).series[0]!.labels[0]![1]).toBe(`${"[".repeat(maxValueNesting)}"x"${"]".repeat(maxValueNesting)}`);
   });
 
   it.each([
-    ["a resource attribute nested too deeply", encodeRequest({ resourceMetrics: [{ resource: { attributes: [keyValue("k", nested(maxValueNesting + 1))] } }] })],
+    [
+      "a resource attribute nested too deeply",
+      encodeRequest({ resourceMetrics: [{ resource: { attributes: [keyValue("k", nested(maxValueNesting + 1))] } }] }),
+    ],
     ["a metric name that is not UTF-8", encodeRequest(requestOf(concat(rawField(1, 2, 1, 0xc0))))],
-    ["a metric of the wrong wire type", encodeRequest({ resourceMetrics: [{ scopeMetrics: [concat(rawField(2, 0, 1))] }] })],
+    [
+      "a metric of the wrong wire type",
+      encodeRequest({ resourceMetrics: [{ scopeMetrics: [concat(rawField(2, 0, 1))] }] }),
+    ],
     ["a data field of the wrong wire type", encodeRequest(requestOf(concat(rawField(5, 1, 0, 0, 0, 0, 0, 0, 0, 0))))],
     ["a field number 0", Uint8Array.of(0x00, 0x00)],
     ["a group", Uint8Array.from(rawField(20, 3))],
@@ -253,7 +278,10 @@ describe("readMetricsProtobuf", () => {
   it("gives the values the OpenTelemetry SDK exported", async () => {
     await fc.assert(
       fc.asyncProperty(recordingsArbitrary, async (recordings) => {
-        const { resourceMetrics, protobuf } = await sdkExport(recordings, { "service.name": "shop", "host.name": "vm1" });
+        const { resourceMetrics, protobuf } = await sdkExport(recordings, {
+          "service.name": "shop",
+          "host.name": "vm1",
+        });
         const result = read(protobuf);
         expect(result.series).toEqual(expectedSeries(resourceMetrics));
         expect(result.rejectedDataPoints).toBe(0);

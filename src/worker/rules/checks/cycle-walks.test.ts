@@ -41,7 +41,20 @@ describe("cycleWalks", () => {
     const steps = ring(1_000);
     const [first, middle] = cycleWalks(steps, [0, 500]);
     expect(first).toEqual(["m0", "m1", "m2", "m3", "m4", elided, "m0"]);
-    expect(middle).toEqual(["m500", "m501", "m502", "m503", "m504", elided, "m0", elided, "m497", "m498", "m499", "m500"]);
+    expect(middle).toEqual([
+      "m500",
+      "m501",
+      "m502",
+      "m503",
+      "m504",
+      elided,
+      "m0",
+      elided,
+      "m497",
+      "m498",
+      "m499",
+      "m500",
+    ]);
   });
 
   it("walks every step of a cycle of twenty thousand, each walk short", () => {

@@ -19,14 +19,12 @@ function reaches(successors: readonly number[][], from: number, to: number): boo
   return false;
 }
 
-const graph = fc
-  .integer({ min: 1, max: 12 })
-  .chain((count) =>
-    fc.array(fc.array(fc.integer({ min: 0, max: count - 1 }), { maxLength: 4 }), {
-      minLength: count,
-      maxLength: count,
-    }),
-  );
+const graph = fc.integer({ min: 1, max: 12 }).chain((count) =>
+  fc.array(fc.array(fc.integer({ min: 0, max: count - 1 }), { maxLength: 4 }), {
+    minLength: count,
+    maxLength: count,
+  }),
+);
 
 describe("stronglyConnected", () => {
   it("puts the nodes of a cycle together and the others apart", () => {

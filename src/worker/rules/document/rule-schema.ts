@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxIdentifierLength } from "../../intake/rdf-literal-rules";
 
 /*
  * The JSON form of a monitoring-rule document: the original's XML structure, element for element.
@@ -35,7 +36,9 @@ export const monitoredTargetSchema = z
   .strictObject({
     class: nonEmptyText("a class of the model"),
     type: nonEmptyText("a non-empty string").optional(),
-    id: nonEmptyText("a non-empty string").optional(),
+    id: nonEmptyText("a non-empty string")
+      .max(maxIdentifierLength, `Must be at most ${maxIdentifierLength} characters.`)
+      .optional(),
   })
   .meta({ description: "Model resources a rule reads: by id if given, else by type, else every one of the class." });
 

@@ -80,7 +80,8 @@ export function parseXmlTree(text: string): { root: XmlElement } | { problem: Fi
     // Checked before saxes resolves the element's namespace, which looks through every open element.
     if (open.length >= maxXmlDepth) stop(`The XML nests elements more than ${maxXmlDepth} levels deep, at ${where()}.`);
     elements += 1;
-    if (elements > maxXmlElements) stop(`The XML holds more than ${maxXmlElements} elements; the next is at ${where()}.`);
+    if (elements > maxXmlElements)
+      stop(`The XML holds more than ${maxXmlElements} elements; the next is at ${where()}.`);
     attributes = 0;
     // The parser has just read the tag's name and the character after it; names hold no "<".
     tagOffset = text.lastIndexOf("<", parser.position - 1);

@@ -37,7 +37,7 @@ function problem(path: string, message: string): FieldProblem {
   return { path, message: `Rule "r": ${message}` };
 }
 
-const ourClasses = "CloudProvider, Method, VM, InternalComponent";
+const ruleClasses = "CloudProvider, Location, Method, InternalComponent, PaaSService, VM, Node, Cluster, Rack";
 
 describe("compileRule: problems", () => {
   it("refuses a step longer than the window", () => {
@@ -46,29 +46,37 @@ describe("compileRule: problems", () => {
     ]);
   });
 
-  it("refuses a target class of the original that the model lacks, saying so", () => {
-    expect(problemsOf([{ monitoredTargets: [{ class: "Method" }, { class: "Location" }] }])).toEqual([
-      problem("/monitoredTargets/1/class", `The model has no class Location; it has ${ourClasses}.`),
+  it.each(["Component", "ExternalComponent"])("refuses the model's class %s, which rules cannot name", (clazz) => {
+    expect(problemsOf([{ monitoredTargets: [{ class: "Method" }, { class: clazz }] }])).toEqual([
+      problem(
+        "/monitoredTargets/1/class",
+        `${clazz} is a class of the model, but rules target and group by ${ruleClasses} only (as the original's did).`,
+      ),
     ]);
   });
 
-  it.each(["PaaSService", "Node", "Cluster", "Rack"])("says the model has no class %s", (clazz) => {
+  it.each(["Resource", "Server", "vm"])("refuses the unknown class %s", (clazz) => {
     expect(problemsOf([{ monitoredTargets: [{ class: clazz }] }])).toEqual([
-      problem("/monitoredTargets/0/class", `The model has no class ${clazz}; it has ${ourClasses}.`),
+      problem("/monitoredTargets/0/class", `Unknown class "${clazz}"; rules target and group by ${ruleClasses}.`),
     ]);
   });
 
-  it("refuses an unknown class", () => {
-    expect(problemsOf([{ monitoredTargets: [{ class: "Server" }] }])).toEqual([
-      problem("/monitoredTargets/0/class", `Unknown class "Server"; the model has ${ourClasses}.`),
+  it("refuses a grouping class rules cannot name", () => {
+    expect(problemsOf([aggregation("Average", { groupingClass: "Component" })])).toEqual([
+      problem(
+        "/metricAggregation/groupingClass",
+        `Component is a class of the model, but rules target and group by ${ruleClasses} only (as the original's did).`,
+      ),
     ]);
   });
 
-  it("refuses a grouping class the model lacks", () => {
-    expect(problemsOf([aggregation("Average", { groupingClass: "Location" })])).toEqual([
-      problem("/metricAggregation/groupingClass", `The model has no class Location; it has ${ourClasses}.`),
-    ]);
-  });
+  it.each(["Location", "PaaSService", "Node", "Cluster", "Rack"])(
+    "accepts %s as a target and grouping class",
+    (clazz) => {
+      const rule = compiled({ monitoredTargets: [{ class: clazz }] }, aggregation("Average", { groupingClass: clazz }));
+      expect(rule.groupingClass).toBe(clazz);
+    },
+  );
 
   it.each(["Median", "average", "AVG"])("refuses the unknown aggregate function %s", (fn) => {
     expect(problemsOf([aggregation(fn)])).toEqual([
@@ -103,7 +111,7 @@ describe("compileRule: problems", () => {
     ).toEqual([
       problem(
         "/metricAggregation/groupingClass",
-        "cannot group VM by Method: the model's references lead from Method to InternalComponent to VM to CloudProvider.",
+        "cannot group VM by Method: a VM groups only into VM, CloudProvider, Location, Node, Cluster and Rack.",
       ),
     ]);
   });
@@ -188,6 +196,13 @@ describe("compileRule: problems", () => {
         "/actions/0/parameters/resourceId",
         'a custom resourceId ("frontends") cannot be combined with a groupingClass: each group is its own resource. Use ID.',
       ),
+    ]);
+  });
+
+  it("refuses a resourceId longer than a datum's resourceId may be", () => {
+    expect(compiled(output({ resourceId: "r".repeat(1_024) })).fixedResourceId).toHaveLength(1_024);
+    expect(problemsOf([output({ resourceId: "r".repeat(1_025) })])).toEqual([
+      problem("/actions/0/parameters/resourceId", "the resourceId must be at most 1024 characters."),
     ]);
   });
 

@@ -1,17 +1,15 @@
 import type { FieldProblem } from "../../../shared/problems";
 import { jsonPointer } from "../../../shared/problems";
 import type { Config } from "../../config";
+import { maxIdentifierLength } from "../../intake/rdf-literal-rules";
 import { observerAddressProblem } from "../../metrics/address-policy";
 import { metricNameSchema } from "../../metrics/metric-name";
 import { observerRegistrationSchema } from "../../metrics/observer-schema";
-import { type ResourceClass, resourceClasses } from "../../model/schema";
+import { inWords, isResourceClass, withArticle } from "../../model/ontology";
 import { type AggregateFunction, aggregateFunctions, type RuleDefinition } from "../document/rule-schema";
 import { type Condition, parseCondition } from "../expressions/condition";
 import { parseValueExpression, type ValueExpression } from "../expressions/value-expression";
-import { canGroup } from "../targeting/model-snapshot";
-
-/** The classes of the original's model; ours keeps four of them. */
-const originalOnlyClasses = ["Location", "PaaSService", "Node", "Cluster", "Rack"];
+import { canGroup, groupingsOf, isRuleClass, type RuleClass, ruleClasses } from "../targeting/grouping";
 
 export const restCallMethods = ["GET", "POST", "PUT", "DELETE"] as const;
 export type RestCallMethod = (typeof restCallMethods)[number];
@@ -33,7 +31,7 @@ export interface CompiledRule {
   /** Aggregated over windows; otherwise every selected datum passes through on its own. */
   windowed: boolean;
   aggregate?: { fn: AggregateFunction; percentile?: number };
-  groupingClass?: ResourceClass;
+  groupingClass?: RuleClass;
   condition?: Condition;
   value: ValueExpression;
   /** A window must keep its values: some percentile is asked for. */
@@ -47,15 +45,17 @@ export interface CompiledRule {
 
 export type Compiled = { ok: true; rule: CompiledRule } | { ok: false; problems: FieldProblem[] };
 
-function isResourceClass(name: string): name is ResourceClass {
-  return (resourceClasses as readonly string[]).includes(name);
+function classProblem(name: string): string {
+  const ours = ruleClasses.join(", ");
+  return isResourceClass(name)
+    ? `${name} is a class of the model, but rules target and group by ${ours} only (as the original's did).`
+    : `Unknown class "${name}"; rules target and group by ${ours}.`;
 }
 
-function classProblem(name: string): string {
-  const ours = resourceClasses.join(", ");
-  return originalOnlyClasses.includes(name)
-    ? `The model has no class ${name}; it has ${ours}.`
-    : `Unknown class "${name}"; the model has ${ours}.`;
+/** Why data about `targetClass` cannot be grouped by `grouping`. */
+function groupingProblem(targetClass: RuleClass, grouping: RuleClass): string {
+  const into = inWords([targetClass, ...groupingsOf(targetClass)]);
+  return `cannot group ${targetClass} by ${grouping}: ${withArticle(targetClass)} groups only into ${into}.`;
 }
 
 const outputParameters = ["metric", "resourceId", "value"];
@@ -77,14 +77,14 @@ export function compileRule(rule: RuleDefinition, at: readonly PropertyKey[], co
   const collected = metricName.safeParse(rule.collectedMetric.metricName);
   if (!collected.success) problem(["collectedMetric", "metricName"], `${collected.error.issues[0]?.message}.`);
 
-  const targetClasses: ResourceClass[] = [];
+  const targetClasses: RuleClass[] = [];
   rule.monitoredTargets.forEach((target, index) => {
-    if (isResourceClass(target.class)) targetClasses.push(target.class);
+    if (isRuleClass(target.class)) targetClasses.push(target.class);
     else problem(["monitoredTargets", index, "class"], classProblem(target.class));
   });
 
   let aggregate: CompiledRule["aggregate"];
-  let groupingClass: ResourceClass | undefined;
+  let groupingClass: RuleClass | undefined;
   const aggregation = rule.metricAggregation;
   if (aggregation) {
     const fn = aggregation.aggregateFunction;
@@ -109,16 +109,13 @@ export function compileRule(rule: RuleDefinition, at: readonly PropertyKey[], co
     }
     const grouping = aggregation.groupingClass;
     if (grouping !== undefined) {
-      if (!isResourceClass(grouping)) {
+      if (!isRuleClass(grouping)) {
         problem(["metricAggregation", "groupingClass"], classProblem(grouping));
       } else {
         groupingClass = grouping;
         for (const targetClass of new Set(targetClasses)) {
           if (!canGroup(targetClass, grouping)) {
-            problem(
-              ["metricAggregation", "groupingClass"],
-              `cannot group ${targetClass} by ${grouping}: the model's references lead from Method to InternalComponent to VM to CloudProvider.`,
-            );
+            problem(["metricAggregation", "groupingClass"], groupingProblem(targetClass, grouping));
           }
         }
       }
@@ -242,6 +239,11 @@ function resourceIdParameter(
   if (parameter === undefined || parameter === "ID") return undefined;
   if (parameter.trim() === "") {
     report("the resourceId must be ID or a non-empty string.");
+    return undefined;
+  }
+  // The output's data go through the intake's checks of a resourceId: the rule is refused now instead.
+  if (parameter.length > maxIdentifierLength) {
+    report(`the resourceId must be at most ${maxIdentifierLength} characters.`);
     return undefined;
   }
   if (grouped)

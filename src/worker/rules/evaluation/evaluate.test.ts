@@ -6,7 +6,7 @@ import {
   type RuleFields,
   ruleDefinition,
 } from "../../../../test/api/support/rules";
-import { referenceModel } from "../../../../test/support/model";
+import { emptyModel, referenceModel } from "../../../../test/support/model";
 import type { Datum } from "../../intake/datum";
 import type { ModelDocument } from "../../model/schema";
 import { type Accumulator, addToAccumulator, newAccumulator } from "../aggregation/accumulator";
@@ -16,6 +16,7 @@ import { allResources, evaluateWindow, passThrough, windowOutputId } from "./eva
 
 /** The reference model, and a second component that also provides `shared-health` and runs on two VMs. */
 const modelDocument: ModelDocument = {
+  ...emptyModel,
   cloudProviders: [
     { id: "amazon", type: "IaaS" },
     { id: "flexi", type: "IaaS" },

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { referenceModel } from "../../../../test/support/model";
-import type { ModelDocument, ResourceClass } from "../../model/schema";
-import { canGroup, groupingOrder, ModelSnapshot } from "./model-snapshot";
+import { emptyModel, referenceModelStored, wholeOntologyModel } from "../../../../test/support/model";
+import type { ModelDocument } from "../../model/schema";
+import { groupingsOf, type RuleClass, ruleClasses } from "./grouping";
+import { ModelSnapshot } from "./model-snapshot";
 
 /**
  * Two providers, three VMs, two components and four methods: `shared-health` is provided by both
  * components, and `mic2` runs on two VMs of different providers.
  */
 const sharedModel: ModelDocument = {
+  ...emptyModel,
   cloudProviders: [
     { id: "amazon", type: "IaaS" },
     { id: "flexi", type: "IaaS" },
@@ -39,7 +41,8 @@ const sharedModel: ModelDocument = {
   ],
 };
 
-const reference = new ModelSnapshot(referenceModel);
+const reference = new ModelSnapshot(referenceModelStored);
+const whole = new ModelSnapshot({ ...emptyModel, ...wholeOntologyModel });
 const shared = new ModelSnapshot(sharedModel);
 
 function sorted(ids: readonly string[]): string[] {
@@ -171,31 +174,132 @@ describe("ModelSnapshot.groupsOf", () => {
   });
 });
 
-describe("canGroup", () => {
-  const table: [ResourceClass, ResourceClass, boolean][] = [
-    ["Method", "Method", true],
-    ["Method", "InternalComponent", true],
-    ["Method", "VM", true],
-    ["Method", "CloudProvider", true],
-    ["InternalComponent", "Method", false],
-    ["InternalComponent", "InternalComponent", true],
-    ["InternalComponent", "VM", true],
-    ["InternalComponent", "CloudProvider", true],
-    ["VM", "Method", false],
-    ["VM", "InternalComponent", false],
-    ["VM", "VM", true],
-    ["VM", "CloudProvider", true],
-    ["CloudProvider", "Method", false],
-    ["CloudProvider", "InternalComponent", false],
-    ["CloudProvider", "VM", false],
-    ["CloudProvider", "CloudProvider", true],
-  ];
+describe("ModelSnapshot over the whole ontology", () => {
+  /** For one resource of each class of the rules: the groups of each class it falls into. */
+  const expectedGroups: Record<string, { clazz: RuleClass; groups: Partial<Record<RuleClass, string[]>> }> = {
+    register: {
+      clazz: "Method",
+      groups: {
+        Method: ["register"],
+        InternalComponent: ["app"],
+        VM: ["vm1", "vm2"],
+        PaaSService: ["db"],
+        CloudProvider: ["aws"],
+        Location: ["eu-west", "us-east"],
+        Node: ["node1"],
+        Cluster: ["cluster1"],
+        Rack: ["rack1"],
+      },
+    },
+    app: {
+      clazz: "InternalComponent",
+      groups: {
+        InternalComponent: ["app"],
+        VM: ["vm1", "vm2"],
+        PaaSService: ["db"],
+        CloudProvider: ["aws"],
+        Location: ["eu-west", "us-east"],
+        Node: ["node1"],
+        Cluster: ["cluster1"],
+        Rack: ["rack1"],
+      },
+    },
+    db: { clazz: "PaaSService", groups: { PaaSService: ["db"], CloudProvider: ["aws"], Location: ["us-east"] } },
+    vm1: {
+      clazz: "VM",
+      groups: {
+        VM: ["vm1"],
+        CloudProvider: ["aws"],
+        Location: ["eu-west"],
+        Node: ["node1"],
+        Cluster: ["cluster1"],
+        Rack: ["rack1"],
+      },
+    },
+    node1: { clazz: "Node", groups: { Node: ["node1"], Cluster: ["cluster1"], Rack: ["rack1"] } },
+    aws: { clazz: "CloudProvider", groups: { CloudProvider: ["aws"] } },
+    "eu-west": { clazz: "Location", groups: { Location: ["eu-west"] } },
+    cluster1: { clazz: "Cluster", groups: { Cluster: ["cluster1"] } },
+    rack1: { clazz: "Rack", groups: { Rack: ["rack1"] } },
+  };
 
-  it.each(table)("groups %s by %s: %s", (target, grouping, expected) => {
-    expect(canGroup(target, grouping)).toBe(expected);
+  it("has a resource of every class of the rules, grouped exactly by the classes of the table", () => {
+    expect(new Set(Object.values(expectedGroups).map((resource) => resource.clazz))).toEqual(new Set(ruleClasses));
+    for (const { clazz, groups } of Object.values(expectedGroups)) {
+      expect(new Set(Object.keys(groups))).toEqual(new Set([clazz, ...groupingsOf(clazz)]));
+    }
   });
 
-  it("covers every pair of the model's classes", () => {
-    expect(table).toHaveLength(groupingOrder.length ** 2);
+  const everyPair = Object.entries(expectedGroups).flatMap(([id, { clazz, groups }]) =>
+    ruleClasses.map((groupingClass) => ({ id, clazz, groupingClass, expected: groups[groupingClass] ?? [] })),
+  );
+
+  it.each(everyPair)("groups $clazz $id by $groupingClass into $expected", ({ id, groupingClass, expected }) => {
+    expect(sorted(whole.groupsOf(id, groupingClass))).toEqual(expected);
+  });
+
+  it("groups a Method only into the component that provides it, not into the components that one requires", () => {
+    expect(whole.groupsOf("report", "InternalComponent")).toEqual(["worker"]);
+  });
+
+  it("groups through components that require components, to what those run on", () => {
+    expect(sorted(whole.groupsOf("report", "VM"))).toEqual(["vm1", "vm2"]);
+    expect(whole.groupsOf("worker", "PaaSService")).toEqual(["db"]);
+    expect(sorted(whole.groupsOf("worker", "Location"))).toEqual(["eu-west", "us-east"]);
+  });
+
+  it("does not group through external and generic components, which the table leaves out", () => {
+    const model = new ModelSnapshot({
+      ...emptyModel,
+      ...wholeOntologyModel,
+      internalComponents: [{ id: "edge", type: "Edge", providedMethods: [], requiredComponents: ["cdn", "legacy"] }],
+    });
+    expect(model.groupsOf("edge", "CloudProvider")).toEqual([]);
+    expect(model.groupsOf("cdn", "CloudProvider")).toEqual([]);
+  });
+
+  it("groups a VM without a location into no Location", () => {
+    expect(whole.groupsOf("vm2", "Location")).toEqual([]);
+    expect(whole.groupsOf("vm2", "Rack")).toEqual(["rack1"]);
+  });
+
+  it("ends on components that require each other", () => {
+    const cyclic = new ModelSnapshot({
+      ...emptyModel,
+      ...wholeOntologyModel,
+      internalComponents: [
+        { id: "a", type: "A", providedMethods: ["register"], requiredComponents: ["b"] },
+        { id: "b", type: "B", providedMethods: [], requiredComponents: ["a", "vm1"] },
+      ],
+    });
+    expect(cyclic.groupsOf("register", "VM")).toEqual(["vm1"]);
+    expect(cyclic.groupsOf("a", "InternalComponent")).toEqual(["a"]);
+  });
+});
+
+describe("ModelSnapshot.selects over the whole ontology", () => {
+  it.each([
+    ["Location", "eu-west"],
+    ["PaaSService", "db"],
+    ["Node", "node1"],
+    ["Cluster", "cluster1"],
+    ["Rack", "rack1"],
+  ])("selects every %s by its class, and %s by its id", (clazz, id) => {
+    expect(whole.selects([{ class: clazz }], id)).toBe(true);
+    expect(whole.selects([{ class: clazz, id }], id)).toBe(true);
+    expect(whole.selects([{ class: "VM", id }], id)).toBe(false);
+  });
+
+  it("selects a resource of a subclass by the superclass's name", () => {
+    expect(whole.selects([{ class: "ExternalComponent" }], "vm1")).toBe(true);
+    expect(whole.selects([{ class: "Component", id: "db" }], "db")).toBe(true);
+    expect(whole.selects([{ class: "VM" }], "cdn")).toBe(false);
+  });
+
+  it("selects by type a resource whatever its class, and none without a type", () => {
+    expect(whole.selects([{ class: "VM", type: "CDN" }], "cdn")).toBe(true);
+    const typeless = new ModelSnapshot({ ...emptyModel, locations: [{ id: "somewhere" }] });
+    expect(typeless.selects([{ class: "Location", type: "Region" }], "somewhere")).toBe(false);
+    expect(typeless.selects([{ class: "Location" }], "somewhere")).toBe(true);
   });
 });

@@ -1,21 +1,13 @@
-import type { ModelDocument, ResourceClass } from "../../model/schema";
+import { referencedIds } from "../../model/integrity";
+import { groupOfClass, isA, type ResourceClass, referenceFieldsOf, resourceClasses } from "../../model/ontology";
+import type { ModelDocument, Resource } from "../../model/schema";
+import { canGroup, groupingSteps } from "./grouping";
 
 /*
  * The model as rules read it: which resources a rule's targets select, and which groups a resource
  * falls into. Built once from the knowledge base's document and kept by each rule's object until
  * the model changes, so evaluating a window costs no request to the knowledge base.
  */
-
-/**
- * The classes a resource groups into, in the order of the model's references: a Method into the
- * InternalComponents that provide it, a component into the VMs it requires, a VM into its
- * CloudProvider. A class groups into itself and every class after it.
- */
-export const groupingOrder = ["Method", "InternalComponent", "VM", "CloudProvider"] as const satisfies ResourceClass[];
-
-export function canGroup(targetClass: ResourceClass, groupingClass: ResourceClass): boolean {
-  return groupingOrder.indexOf(groupingClass) >= groupingOrder.indexOf(targetClass);
-}
 
 export interface TargetSelector {
   class: string;
@@ -25,55 +17,82 @@ export interface TargetSelector {
 
 interface ResourceEntry {
   clazz: ResourceClass;
-  type: string;
-  /** The resources one step further along the grouping order. */
+  type?: string;
+  /** The resources one grouping step further (see `groupingSteps`). */
   parents: string[];
+}
+
+function resourcesIn(model: ModelDocument): Resource[] {
+  return resourceClasses.flatMap((clazz) =>
+    model[groupOfClass[clazz]].map((fields) => ({ ...fields, clazz }) as Resource),
+  );
 }
 
 export class ModelSnapshot {
   private readonly resources = new Map<string, ResourceEntry>();
 
   constructor(model: ModelDocument) {
-    const entry = (clazz: ResourceClass, id: string, type: string) => {
-      const created: ResourceEntry = { clazz, type, parents: [] };
-      this.resources.set(id, created);
-      return created;
-    };
-    for (const provider of model.cloudProviders) entry("CloudProvider", provider.id, provider.type);
-    for (const vm of model.vMs) entry("VM", vm.id, vm.type).parents.push(vm.cloudProvider);
-    for (const method of model.methods) entry("Method", method.id, method.type);
-    for (const component of model.internalComponents) {
-      entry("InternalComponent", component.id, component.type).parents.push(...component.requiredComponents);
-    }
-    for (const component of model.internalComponents) {
-      for (const methodId of component.providedMethods) this.resources.get(methodId)?.parents.push(component.id);
+    const resources = resourcesIn(model);
+    for (const { id, clazz, type } of resources) this.resources.set(id, { clazz, type, parents: [] });
+    for (const holder of resources) {
+      for (const [field] of referenceFieldsOf(holder.clazz)) {
+        for (const targetId of referencedIds(holder, field)) this.link(holder.id, field, targetId);
+      }
     }
   }
 
-  /** Whether `resourceId` is a resource one of `targets` selects: by id, else by type, else by class. */
+  /** Records the grouping steps that `holder` naming `targetId` in `field` makes, in either direction. */
+  private link(holderId: string, field: string, targetId: string): void {
+    const holder = this.resources.get(holderId);
+    const target = this.resources.get(targetId);
+    if (!holder || !target) return;
+    for (const step of groupingSteps) {
+      const into = step.into as readonly string[];
+      if ("field" in step && step.field === field && step.from === holder.clazz && into.includes(target.clazz)) {
+        holder.parents.push(targetId);
+      }
+      if ("heldIn" in step && step.heldIn === field && step.from === target.clazz && into.includes(holder.clazz)) {
+        target.parents.push(holderId);
+      }
+    }
+  }
+
+  /**
+   * Whether `resourceId` is a resource one of `targets` selects: by id (of the target's class or a
+   * subclass), else by type (whatever the class), else every resource of the class.
+   */
   selects(targets: readonly TargetSelector[], resourceId: string): boolean {
     const resource = this.resources.get(resourceId);
     if (!resource) return false;
     return targets.some((target) => {
-      if (target.id !== undefined) return target.id === resourceId && target.class === resource.clazz;
+      if (target.id !== undefined) return target.id === resourceId && isA(resource.clazz, target.class);
       if (target.type !== undefined) return target.type === resource.type;
-      return target.class === resource.clazz;
+      return isA(resource.clazz, target.class);
     });
   }
 
   /** The resources of `groupingClass` that `resourceId` groups into (none if the model does not link them). */
   groupsOf(resourceId: string, groupingClass: ResourceClass): string[] {
-    let current = [resourceId];
     const groups = new Set<string>();
+    const seen = new Set([resourceId]);
+    let current = [resourceId];
     while (current.length > 0) {
-      const next = new Set<string>();
+      const next: string[] = [];
       for (const id of current) {
         const resource = this.resources.get(id);
         if (!resource) continue;
-        if (resource.clazz === groupingClass) groups.add(id);
-        else if (canGroup(resource.clazz, groupingClass)) for (const parent of resource.parents) next.add(parent);
+        if (resource.clazz === groupingClass) {
+          groups.add(id);
+          continue;
+        }
+        if (!canGroup(resource.clazz, groupingClass)) continue;
+        for (const parent of resource.parents) {
+          if (seen.has(parent)) continue;
+          seen.add(parent);
+          next.push(parent);
+        }
       }
-      current = [...next];
+      current = next;
     }
     return [...groups];
   }

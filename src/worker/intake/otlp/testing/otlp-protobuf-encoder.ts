@@ -199,7 +199,10 @@ function encodeField({ number, type }: Field, value: unknown): number[] {
     case "bytes":
       return [...key(2), ...delimited(Uint8Array.from(atob(value as string), (c) => c.charCodeAt(0)))];
     case "hexBytes":
-      return [...key(2), ...delimited(Uint8Array.from((value as string).match(/../g) ?? [], (h) => Number.parseInt(h, 16)))];
+      return [
+        ...key(2),
+        ...delimited(Uint8Array.from((value as string).match(/../g) ?? [], (h) => Number.parseInt(h, 16))),
+      ];
     case "bool":
       return [...key(0), value ? 1 : 0];
     case "enum":

@@ -177,7 +177,9 @@ export const readerCases: ReaderCase[] = [
         ],
       },
     }),
-    expected: result([series(0, [], ["size.count", 3, at], ["size.sum", 10, at], ["size.min", 0, at], ["size.max", 5, at])]),
+    expected: result([
+      series(0, [], ["size.count", 3, at], ["size.sum", 10, at], ["size.min", 0, at], ["size.max", 5, at]),
+    ]),
   },
   {
     name: "a summary: count, sum, and the quantiles labelled quantile",
@@ -268,7 +270,10 @@ export const readerCases: ReaderCase[] = [
       rejectedDataPoints: 8,
       refused: [
         { origin: 0, message: 'metric "g": data point 0: has no value (neither asDouble nor asInt)' },
-        { origin: 2, message: 'metric "h": data point 0: has 1 bucket counts for 1 explicit bounds (must be one more)' },
+        {
+          origin: 2,
+          message: 'metric "h": data point 0: has 1 bucket counts for 1 explicit bounds (must be one more)',
+        },
         { origin: 3, message: 'metric "h": data point 1: explicit bounds are not strictly increasing' },
         { origin: 4, message: 'metric "h": data point 2: has explicit bounds but no bucket counts' },
         { origin: 5, message: 'metric "h": data point 3: explicit bound 0 is +Inf' },

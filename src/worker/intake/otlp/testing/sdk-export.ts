@@ -38,16 +38,17 @@ const attributesArbitrary: fc.Arbitrary<Attributes> = fc.dictionary(
 
 /** Measurements of a few instruments. Counters and histograms take no negative values; JSON has no NaN or infinities. */
 export const recordingsArbitrary: fc.Arbitrary<Recording[]> = fc.array(
-  fc
-    .record({ kind: fc.constantFrom(...instrumentKinds), integer: fc.boolean() })
-    .chain(({ kind, integer }) => {
-      const min = kind === "upDownCounter" || kind === "gauge" ? -1e9 : 0;
-      const value = integer
-        ? fc.integer({ min, max: 1e9 })
-        : fc.double({ min, max: 1e9, noNaN: true, noDefaultInfinity: true });
-      const measurements = fc.array(fc.record({ value, attributes: attributesArbitrary }), { minLength: 1, maxLength: 6 });
-      return measurements.map((measured) => ({ kind, integer, measurements: measured }));
-    }),
+  fc.record({ kind: fc.constantFrom(...instrumentKinds), integer: fc.boolean() }).chain(({ kind, integer }) => {
+    const min = kind === "upDownCounter" || kind === "gauge" ? -1e9 : 0;
+    const value = integer
+      ? fc.integer({ min, max: 1e9 })
+      : fc.double({ min, max: 1e9, noNaN: true, noDefaultInfinity: true });
+    const measurements = fc.array(fc.record({ value, attributes: attributesArbitrary }), {
+      minLength: 1,
+      maxLength: 6,
+    });
+    return measurements.map((measured) => ({ kind, integer, measurements: measured }));
+  }),
   { maxLength: 5 },
 );
 
