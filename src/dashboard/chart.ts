@@ -1,8 +1,8 @@
 import { h, setAttribute, setText, svg } from "./dom";
-import { formatClock, formatValue } from "./format";
+import { formatInstant, formatValue } from "./format";
 import { keyedList } from "./keyed-list";
 import { type SeriesStyle, seriesStyle } from "./palette";
-import { timeTicks, valueTicks } from "./scales";
+import { timeAxis, valueTicks } from "./scales";
 
 export interface SeriesPoint {
   time: number;
@@ -65,7 +65,7 @@ function legendSample(style: SeriesStyle): SVGSVGElement {
 
 /**
  * A line chart of values over time, one line per series, drawn as SVG by hand: time on the x axis
- * (hh:mm:ss), values on the y axis, a legend naming each line with its colour and latest value.
+ * (its ticks as round as the span allows, seconds to years), values on the y axis, a legend naming each line with its colour and latest value.
  * The chart keeps its size whatever the data, and redraws only when they changed.
  */
 export function lineChart(title: string): LineChart {
@@ -148,18 +148,18 @@ export function lineChart(title: string): LineChart {
         ),
       ),
     );
-    const xTicks = timeTicks(extent.start, extent.end, Math.max(2, Math.floor(innerWidth / 96)));
+    const time = timeAxis(extent.start, extent.end, innerWidth);
     const bottom = margin.top + innerHeight;
     const axis = svg(
       "g",
       { class: "chart-axis" },
       svg("line", { x1: margin.left, x2: margin.left + innerWidth, y1: bottom, y2: bottom }),
-      ...xTicks.map((tick) =>
+      ...time.ticks.map((tick) =>
         svg(
           "g",
           {},
           svg("line", { x1: round(x(tick)), x2: round(x(tick)), y1: bottom, y2: bottom + 5 }),
-          svg("text", { x: round(x(tick)), y: bottom + 19, "text-anchor": "middle" }, formatClock(tick)),
+          svg("text", { x: round(x(tick)), y: bottom + 19, "text-anchor": "middle" }, time.label(tick)),
         ),
       ),
     );
@@ -186,7 +186,7 @@ export function lineChart(title: string): LineChart {
     setAttribute(
       plot,
       "aria-label",
-      `${title}: ${count} values of ${resources} from ${formatClock(extent.start)} to ${formatClock(extent.end)}`,
+      `${title}: ${count} values of ${resources} from ${formatInstant(extent.start)} to ${formatInstant(extent.end)}`,
     );
   }
 

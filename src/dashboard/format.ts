@@ -17,6 +17,21 @@ export function formatClock(epochMs: number): string {
   return clock.format(epochMs);
 }
 
+const instant = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hour12: false,
+});
+
+/** A moment in full, its date included, in local time; a timestamp beyond the range of dates as its number. */
+export function formatInstant(epochMs: number): string {
+  return Number.isNaN(new Date(epochMs).getTime()) ? `${epochMs} ms` : instant.format(epochMs);
+}
+
 /** A moment: its time of day when it is today, with the day before it otherwise; a dash for none. */
 export function formatMoment(iso: string | null | undefined): string {
   if (!iso) return "—";

@@ -17,16 +17,144 @@ export function valueTicks(min: number, max: number, count: number): number[] {
 const second = 1_000;
 const minute = 60 * second;
 const hour = 60 * minute;
-const timeSteps = [
-  ...[1, 2, 5, 10, 15, 30].map((count) => count * second),
-  ...[1, 2, 5, 10, 15, 30].map((count) => count * minute),
-  ...[1, 2, 3, 6, 12, 24].map((count) => count * hour),
+const day = 24 * hour;
+
+/** The calendar units of steps, in local time: a day, a month or a year has no fixed length. */
+type Unit = "millisecond" | "day" | "month" | "year";
+
+interface TimeStep {
+  unit: Unit;
+  /** How many units one step is. */
+  count: number;
+  /** About how long a step is, to choose one for a span. */
+  length: number;
+}
+
+const fixed = (length: number): TimeStep => ({ unit: "millisecond", count: length, length });
+const calendar = (unit: Exclude<Unit, "millisecond">, count: number): TimeStep => ({
+  unit,
+  count,
+  length: count * (unit === "day" ? day : unit === "month" ? 30.44 * day : 365.25 * day),
+});
+
+const timeSteps: TimeStep[] = [
+  ...[1, 2, 5, 10, 15, 30].map((count) => fixed(count * second)),
+  ...[1, 2, 5, 10, 15, 30].map((count) => fixed(count * minute)),
+  ...[1, 2, 3, 6, 12].map((count) => fixed(count * hour)),
+  ...[1, 2, 7, 14].map((count) => calendar("day", count)),
+  ...[1, 2, 3, 6].map((count) => calendar("month", count)),
+  // Up to the whole range of dates: about 275,000 years either side of 1970.
+  ...[0, 1, 2, 3, 4, 5].flatMap((power) => [1, 2, 5].map((count) => calendar("year", count * 10 ** power))),
 ];
 
-/** Ticks at round times within [start, end], at most `count` of them (at least one step apart). */
-export function timeTicks(start: number, end: number, count: number): number[] {
-  const step = timeSteps.find((candidate) => (end - start) / candidate <= count) ?? timeSteps.at(-1)!;
+/** Whether `time` is within the range of dates (a datum's timestamp may be beyond it). */
+const isDate = (time: number) => !Number.isNaN(new Date(time).getTime());
+const localDay = (time: number) => new Date(time).toDateString();
+const localYear = (time: number) => new Date(time).getFullYear();
+
+const clock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hour12: false });
+const clockWithSeconds = new Intl.DateTimeFormat("en-GB", {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hour12: false,
+});
+const dayMonth = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short" });
+const dayMonthYear = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
+const monthYear = new Intl.DateTimeFormat("en-GB", { month: "short", year: "numeric" });
+
+/**
+ * How the ticks of `step` read over [start, end]: the time of day under a day, with the date when
+ * the span crosses days; the date from a day up, with the year when the span crosses years; the
+ * month and year, or the year alone.
+ */
+function labelsOf(step: TimeStep, start: number, end: number): (time: number) => string {
+  const crossesDays = localDay(start) !== localDay(end);
+  const crossesYears = localYear(start) !== localYear(end);
+  switch (step.unit) {
+    case "millisecond": {
+      const time = step.length < minute ? clockWithSeconds : clock;
+      return crossesDays ? (tick) => `${dayMonth.format(tick)} ${time.format(tick)}` : (tick) => time.format(tick);
+    }
+    case "day":
+      return (tick) => (crossesYears ? dayMonthYear : dayMonth).format(tick);
+    case "month":
+      return (tick) => monthYear.format(tick);
+    case "year":
+      return (tick) => String(localYear(tick));
+  }
+}
+
+/** The first step-aligned moment at or after `time`, in local time. */
+function firstTick(step: TimeStep, time: number): number {
+  const date = new Date(time);
+  switch (step.unit) {
+    case "millisecond": {
+      // Aligned on the local clock: 6-hour ticks fall at 00:00, 06:00… wherever the page is read.
+      const offset = -date.getTimezoneOffset() * minute;
+      return Math.ceil((time + offset) / step.length) * step.length - offset;
+    }
+    case "day":
+      date.setHours(0, 0, 0, 0);
+      if (step.count === 7) date.setDate(date.getDate() - ((date.getDay() + 6) % 7));
+      break;
+    case "month":
+      date.setHours(0, 0, 0, 0);
+      date.setDate(1);
+      date.setMonth(date.getMonth() - (date.getMonth() % step.count));
+      break;
+    case "year":
+      date.setHours(0, 0, 0, 0);
+      date.setMonth(0, 1);
+      date.setFullYear(date.getFullYear() - (date.getFullYear() % step.count));
+      break;
+  }
+  while (date.getTime() < time) advance(date, step);
+  return date.getTime();
+}
+
+function advance(date: Date, step: TimeStep): void {
+  switch (step.unit) {
+    case "millisecond":
+      date.setTime(date.getTime() + step.length);
+      break;
+    case "day":
+      date.setDate(date.getDate() + step.count);
+      break;
+    case "month":
+      date.setMonth(date.getMonth() + step.count);
+      break;
+    case "year":
+      date.setFullYear(date.getFullYear() + step.count);
+      break;
+  }
+}
+
+export interface TimeAxis {
+  /** Round moments within [start, end], in time order. */
+  ticks: number[];
+  label(time: number): string;
+}
+
+/** About how wide a label of `characters` is drawn, with the room kept between two labels. */
+const labelWidth = (characters: number) => characters * 7 + 24;
+
+/**
+ * Ticks at round times within [start, end] for an axis `width` pixels wide, whatever the span:
+ * seconds to centuries, as many as their labels leave room for (at least two), each at least one
+ * step apart.
+ */
+export function timeAxis(start: number, end: number, width: number): TimeAxis {
+  if (!isDate(start) || !isDate(end)) return { ticks: [], label: String };
+  const span = end - start;
+  const fits = (step: TimeStep) => {
+    const label = labelsOf(step, start, end);
+    const room = Math.max(2, Math.floor(width / labelWidth(label(end).length)));
+    return span / step.length <= room;
+  };
+  const step = timeSteps.find(fits) ?? timeSteps.at(-1)!;
   const ticks: number[] = [];
-  for (let tick = Math.ceil(start / step) * step; tick <= end; tick += step) ticks.push(tick);
-  return ticks;
+  const date = new Date(firstTick(step, start));
+  for (; date.getTime() <= end; advance(date, step)) ticks.push(date.getTime());
+  return { ticks, label: labelsOf(step, start, end) };
 }

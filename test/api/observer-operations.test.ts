@@ -9,6 +9,7 @@ import {
   listObservers,
   noDeliveriesYet,
   observersPath,
+  plainHttp,
   unknownObserverProblem,
 } from "./support/metrics";
 import { verifiesSignature } from "./support/webhooks";
@@ -43,11 +44,11 @@ describe("PATCH /metrics/:id/observers/:oid", () => {
 
     const paused = await sendJson("PATCH", path, { state: "paused" });
     expect(paused.status).toBe(200);
-    expect(await readJson(paused)).toEqual({ ...observer, state: "paused", status: noDeliveriesYet });
+    expect(await readJson(paused)).toEqual({ ...observer, ...plainHttp, state: "paused", status: noDeliveriesYet });
     expect(await listObservers(metric, prefix)).toEqual([{ ...observer, state: "paused" }]);
 
     const resumed = await sendJson("PATCH", path, { state: "active" });
-    expect(await readJson(resumed)).toEqual({ ...observer, state: "active", status: noDeliveriesYet });
+    expect(await readJson(resumed)).toEqual({ ...observer, ...plainHttp, state: "active", status: noDeliveriesYet });
     expect(await (await request("GET", path)).json()).toMatchObject({ state: "active" });
   });
 
@@ -145,7 +146,11 @@ describe("PATCH /metrics/:id/observers/:oid and the deliveries", () => {
 
     const removed = await sendJson("PATCH", path, { secret: null });
     expect(removed.status).toBe(200);
-    expect(await readJson(removed)).toEqual({ ...observer, status: expect.objectContaining({ delivered: 1 }) });
+    expect(await readJson(removed)).toEqual({
+      ...observer,
+      ...plainHttp,
+      status: expect.objectContaining({ delivered: 1 }),
+    });
 
     const { headers } = await delivered(metric, String(observer.id));
     expect(headers["webhook-id"]).toMatch(/^msg_[0-9a-f-]{36}$/);
@@ -158,6 +163,8 @@ describe("PATCH /metrics/:id/observers/:oid and the deliveries", () => {
     const changed = await readJson(await sendJson("PATCH", path, { secret: "generate" }));
     expect(changed).toEqual({
       ...observer,
+      signed: true,
+      headerNames: [],
       status: noDeliveriesYet,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
     });

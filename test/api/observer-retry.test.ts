@@ -2,7 +2,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { expectProblem, prefixes, request, sendJson } from "./support/http";
-import { addObserver, declareMetric, noDeliveriesYet, unknownObserverProblem } from "./support/metrics";
+import { addObserver, declareMetric, noDeliveriesYet, plainHttp, unknownObserverProblem } from "./support/metrics";
 
 /*
  * Retry now, against the Worker's clock: the clock is set far ahead of the real one, so that an
@@ -78,6 +78,7 @@ describe("POST /metrics/:id/observers/:oid/retry", () => {
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({
       ...observer,
+      ...plainHttp,
       status: expect.objectContaining({ backlog: 3, nextAttemptAt: iso(start + 1_000) }),
     });
 
@@ -106,7 +107,7 @@ describe("POST /metrics/:id/observers/:oid/retry", () => {
     const { observer, path } = await observed();
     const response = await sendJson("POST", `${path}/retry`, { anything: true });
     expect(response.status).toBe(202);
-    expect(await response.json()).toEqual({ ...observer, status: noDeliveriesYet });
+    expect(await response.json()).toEqual({ ...observer, ...plainHttp, status: noDeliveriesYet });
   });
 
   it("refuses a paused observer with 409, and changes nothing", async () => {

@@ -9,6 +9,7 @@ import {
   noDeliveriesYet,
   notFoundProblem,
   observersPath,
+  plainHttp,
   unknownObserverProblem,
   uuid,
 } from "./support/metrics";
@@ -175,7 +176,19 @@ describe.each(prefixes)("observers under %o", (prefix) => {
     const created = await addObserver(metric, { format: "TOWER/JSON", callbackUrl: "http://report.example/" }, prefix);
     const response = await observers[":oid"].$get({ param: observerParam(metric, created.id) });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ...created, status: noDeliveriesYet });
+    expect(await response.json()).toEqual({ ...created, ...plainHttp, status: noDeliveriesYet });
+  });
+
+  it("shows whether an HTTP observer signs and which headers it sends, never the secret or a header's value", async () => {
+    const metric = name("dressed");
+    await declareMetric(metric, prefix);
+    const secret = "a-secret-of-the-observer-0123";
+    const headers = { Authorization: "Token abc", "X-Scope": "team-a" };
+    const created = await addObserver(metric, { callbackUrl: "http://dressed.example/", secret, headers }, prefix);
+    const response = await observers[":oid"].$get({ param: observerParam(metric, created.id) });
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ signed: true, headerNames: ["Authorization", "X-Scope"] });
+    for (const hidden of [secret, "Token abc", "team-a"]) expect(text).not.toContain(hidden);
   });
 
   it("removes an observer", async () => {

@@ -50,11 +50,26 @@ describe("GET /openapi.json", () => {
         .filter((key) => key !== "servers")
         .map((method) => `${method.toUpperCase()} ${shape(path)}`),
     );
-    // The local launcher's control routes are not part of the API.
+    // Not part of the API: the local launcher's control routes, and the static files (dashboard, reference page).
+    const outsideTheApi = /^\/(_local\/|ui\/|_docs\/|$)/;
     const routes = createApp()
-      .routes.filter((route) => route.method !== "ALL" && !route.path.startsWith("/_local/"))
+      .routes.filter((route) => route.method !== "ALL" && !outsideTheApi.test(route.path))
       .map((route) => `${route.method} ${shape(route.path)}`);
     expect(new Set(documented)).toEqual(new Set(routes));
+    expect(documented.filter((operation) => / \/(ui|_docs)\/|^GET \/$/.test(operation))).toEqual([]);
+  });
+
+  it("states no security requirement while the service runs open, as under npm start", () => {
+    const open = document as unknown as {
+      security: unknown[];
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    };
+    expect(open.security).toEqual([]);
+    for (const [path, item] of Object.entries(open.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (method !== "servers") expect(operation.security, `${method} ${path}`).toEqual([]);
+      }
+    }
   });
 
   it.each(observerFormats)("describes what %s observers receive, under webhooks", (format) => {

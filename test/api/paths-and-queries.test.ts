@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { declareMetric } from "./support/metrics";
 import { expectProblem, prefixes, request, validationProblem } from "./support/http";
+import { declareMetric } from "./support/metrics";
 
 const detail = "The query names parameters this route does not take.";
 
@@ -27,7 +27,9 @@ describe.each(prefixes)("query parameters under %o", (prefix) => {
 
   it("leaves the agents' routes every parameter their clients send", async () => {
     const influx = "db=telegraf&rp=autogen&u=telegraf&p=secret&precision=ms&consistency=one";
-    const write = await request("POST", `${prefix}/write?${influx}`, { body: "queried,host=vm1 value=1 1700000000000" });
+    const write = await request("POST", `${prefix}/write?${influx}`, {
+      body: "queried,host=vm1 value=1 1700000000000",
+    });
     expect(write.status).toBe(204);
     expect((await request("GET", `${prefix}/ping?verbose=true&wait_for_leader=30s`)).status).toBe(204);
     const v2 = await request("POST", `${prefix}/api/v2/write?org=any&bucket=any&precision=ms`, {
@@ -44,6 +46,8 @@ describe.each(prefixes)("a trailing slash under %o", (prefix) => {
     expect(await (await request("GET", `${prefix}/metrics/`)).json()).toContain(metric);
     expect(await (await request("GET", `${prefix}/metrics/${metric}/`)).json()).toMatchObject({ id: metric });
     expect((await request("GET", `${prefix}/healthz/`)).status).toBe(200);
-    expect((await request("GET", `${prefix}/monitoring-rules/`, { headers: { accept: "application/json" } })).status).toBe(200);
+    expect(
+      (await request("GET", `${prefix}/monitoring-rules/`, { headers: { accept: "application/json" } })).status,
+    ).toBe(200);
   });
 });

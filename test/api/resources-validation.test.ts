@@ -8,7 +8,11 @@ beforeEach(async () => {
   await upload("PUT", referenceModel);
 });
 
-const classList = "CloudProvider, Method, VM, InternalComponent";
+const classList =
+  "CloudProvider, Method, VM, InternalComponent, Location, Component, ExternalComponent, PaaSService, Node, Cluster, Rack";
+const arrayList =
+  "cloudProviders, methods, vMs, internalComponents, locations, components, externalComponents, paaSServices, nodes, clusters, racks";
+const componentTarget = "a Component (or a VM, an InternalComponent, an ExternalComponent or a PaaSService)";
 const vm = { id: "vm9", type: "Worker", cloudProvider: "amazon", numberOfCPUs: 1 };
 
 describe.each(["PUT", "POST"] as const)("%s /resources: the shape of the body", (method) => {
@@ -26,14 +30,8 @@ describe.each(["PUT", "POST"] as const)("%s /resources: the shape of the body", 
 
   it("rejects unknown top-level keys of the grouped form, each by name", async () => {
     await expectRejected(method, { vms: [vm], extra: 1, methods: [] }, schemaDetail, [
-      {
-        path: "/vms",
-        message: 'Unknown field "vms"; the arrays of the model are cloudProviders, internalComponents, methods, vMs.',
-      },
-      {
-        path: "/extra",
-        message: 'Unknown field "extra"; the arrays of the model are cloudProviders, internalComponents, methods, vMs.',
-      },
+      { path: "/vms", message: `Unknown field "vms"; the arrays of the model are ${arrayList}.` },
+      { path: "/extra", message: `Unknown field "extra"; the arrays of the model are ${arrayList}.` },
     ]);
   });
 
@@ -90,7 +88,11 @@ describe.each(["PUT", "POST"] as const)("%s /resources: the shape of the body", 
       [{ clazz: "Method", id: "frontend1", type: "Frontend", cloudProvider: "amazon", numberOfCPUs: 2 }],
       schemaDetail,
       [
-        { path: "/0/cloudProvider", message: 'Field "cloudProvider" is not allowed on a Method; it belongs to VM.' },
+        {
+          path: "/0/cloudProvider",
+          message:
+            'Field "cloudProvider" is not allowed on a Method; it belongs to VM, ExternalComponent and PaaSService.',
+        },
         { path: "/0/numberOfCPUs", message: 'Field "numberOfCPUs" is not allowed on a Method; it belongs to VM.' },
       ],
     );
@@ -207,8 +209,11 @@ describe("ids and references", () => {
       [
         { path: "/vMs/0/cloudProvider", message: '"mic1-register" is a Method, not a CloudProvider.' },
         { path: "/internalComponents/0/providedMethods/0", message: '"frontend1" is a VM, not a Method.' },
-        { path: "/internalComponents/0/requiredComponents/0", message: '"m9" is a Method, not a VM.' },
-        { path: "/internalComponents/0/requiredComponents/1", message: '"amazon" is a CloudProvider, not a VM.' },
+        { path: "/internalComponents/0/requiredComponents/0", message: `"m9" is a Method, not ${componentTarget}.` },
+        {
+          path: "/internalComponents/0/requiredComponents/1",
+          message: `"amazon" is a CloudProvider, not ${componentTarget}.`,
+        },
       ],
     );
   });
@@ -304,5 +309,90 @@ describe("media type and syntax", () => {
     expect(response.status).toBe(204);
     const stored = await request("GET", "/resources/m9");
     expect(await stored.json()).toEqual({ clazz: "Method", id: "m9", type: "op" });
+  });
+});
+
+describe.each(["PUT", "POST"] as const)("%s /resources: references of the whole ontology", (method) => {
+  // A PUT is judged against its body alone, so the stored provider is sent again.
+  const amazon = { id: "amazon", type: "IaaS" };
+
+  it("lists every wrong reference of the new classes in the grouped form", async () => {
+    await expectRejected(
+      method,
+      {
+        cloudProviders: [amazon],
+        locations: [{ id: "eu", type: "Region" }],
+        vMs: [{ ...vm, location: "amazon" }],
+        paaSServices: [{ id: "db", type: "Database", cloudProvider: "eu", location: "nowhere" }],
+        externalComponents: [{ id: "cdn", type: "CDN", cloudProvider: "amazon", location: "eu" }],
+        components: [{ id: "legacy", type: "Mainframe" }],
+        internalComponents: [{ id: "app", type: "App", providedMethods: [], requiredComponents: ["db", "eu"] }],
+        nodes: [{ id: "n1", type: "Blade", vms: ["vm9", "cdn"] }],
+        clusters: [{ id: "k1", type: "HPC", nodes: ["n1", "vm9"] }],
+        racks: [{ id: "r1", type: "Rack42", nodes: ["k1"] }],
+      },
+      modelDetail,
+      [
+        { path: "/vMs/0/location", message: '"amazon" is a CloudProvider, not a Location.' },
+        { path: "/internalComponents/0/requiredComponents/1", message: `"eu" is a Location, not ${componentTarget}.` },
+        { path: "/paaSServices/0/cloudProvider", message: '"eu" is a Location, not a CloudProvider.' },
+        { path: "/paaSServices/0/location", message: 'No resource has the id "nowhere"; expected a Location.' },
+        { path: "/nodes/0/vms/1", message: '"cdn" is an ExternalComponent, not a VM.' },
+        { path: "/clusters/0/nodes/1", message: '"vm9" is a VM, not a Node.' },
+        { path: "/racks/0/nodes/0", message: '"k1" is a Cluster, not a Node.' },
+      ],
+    );
+  });
+
+  it("lists every wrong reference of the new classes in the flat form", async () => {
+    await expectRejected(
+      method,
+      [
+        { clazz: "Rack", id: "r1", type: "Rack42", nodes: ["n1", "ghost"] },
+        { clazz: "Node", id: "n1", type: "Blade", vms: ["frontend1"] },
+        { clazz: "ExternalComponent", id: "cdn", type: "CDN", location: "frontend1" },
+        { clazz: "CloudProvider", ...amazon },
+      ],
+      modelDetail,
+      [
+        { path: "/0/nodes/1", message: 'No resource has the id "ghost"; expected a Node.' },
+        // frontend1 is the stored VM: a POST keeps it, a PUT does not.
+        ...(method === "PUT"
+          ? [{ path: "/1/vms/0", message: 'No resource has the id "frontend1"; expected a VM.' }]
+          : []),
+        {
+          path: "/2/location",
+          message:
+            method === "PUT"
+              ? 'No resource has the id "frontend1"; expected a Location.'
+              : '"frontend1" is a VM, not a Location.',
+        },
+      ],
+    );
+  });
+
+  it("lists the missing fields and wrong types of the new classes", async () => {
+    await expectRejected(
+      method,
+      [
+        { clazz: "Location", id: "eu" },
+        { clazz: "PaaSService", id: "db", type: "Database", cloudProvider: 5 },
+        { clazz: "Node", id: "n1", type: "Blade", vms: ["a", "a"] },
+        { clazz: "Cluster", id: "k1", type: "HPC", nodes: "n1" },
+        { clazz: "Component", id: "c1", type: "Mainframe", location: "eu" },
+      ],
+      schemaDetail,
+      [
+        { path: "/0/type", message: "Required: a non-empty string." },
+        { path: "/1/cloudProvider", message: "Must be the id of a CloudProvider." },
+        { path: "/2/vms/1", message: '"a" is already listed at index 0.' },
+        { path: "/3/nodes", message: "Must be an array of Node ids." },
+        {
+          path: "/4/location",
+          message:
+            'Field "location" is not allowed on a Component; it belongs to VM, ExternalComponent and PaaSService.',
+        },
+      ],
+    );
   });
 });

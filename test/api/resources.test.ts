@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { emptyModel, referenceModel, referenceModelFlat, referenceModelStored } from "../support/model";
+import {
+  emptyModel,
+  referenceModel,
+  referenceModelFlat,
+  referenceModelStored,
+  wholeOntologyModel,
+} from "../support/model";
 import { api, clientAt, idParam } from "./support/client";
 import { expectProblem, prefixes, request, sendJson } from "./support/http";
 import { readModel, upload } from "./support/resources";
@@ -102,6 +108,101 @@ describe.each(prefixes)("the model under prefix '%s'", (prefix) => {
   });
 });
 
+describe("the whole ontology", () => {
+  const wholeModelStored = { ...emptyModel, ...wholeOntologyModel };
+  const classOfArray: Record<string, string> = {
+    cloudProviders: "CloudProvider",
+    locations: "Location",
+    vMs: "VM",
+    paaSServices: "PaaSService",
+    externalComponents: "ExternalComponent",
+    components: "Component",
+    internalComponents: "InternalComponent",
+    methods: "Method",
+    nodes: "Node",
+    clusters: "Cluster",
+    racks: "Rack",
+  };
+  /** The whole model in the flat form, in an order where references come before their targets. */
+  const wholeModelFlat = Object.entries(wholeOntologyModel)
+    .toReversed()
+    .flatMap(([array, elements]) => elements.map((element) => ({ clazz: classOfArray[array], ...element })));
+
+  it("stores every class in the grouped form and returns it with every array sorted by id", async () => {
+    await upload("PUT", wholeOntologyModel);
+    expect(await readModel()).toEqual(wholeModelStored);
+  });
+
+  it("stores every class in the flat form", async () => {
+    await upload("PUT", emptyModel);
+    await upload("PUT", wholeModelFlat);
+    expect(await readModel()).toEqual(wholeModelStored);
+  });
+
+  it("answers GET /resources/:id for every class with its clazz and fields", async () => {
+    await upload("PUT", wholeOntologyModel);
+    for (const element of wholeModelFlat) {
+      const response = await api.resources[":id"].$get({ param: idParam(element.id) });
+      expect(await response.json()).toEqual(element);
+    }
+  });
+
+  it("POST replaces elements of the new classes by id, their sets included", async () => {
+    await upload("PUT", wholeOntologyModel);
+    await upload("POST", [
+      { clazz: "Node", id: "node2", type: "Blade", vms: ["vm2"] },
+      { clazz: "Rack", id: "rack1", type: "Rack42", nodes: ["node2"] },
+      { clazz: "VM", id: "vm2", type: "Frontend", cloudProvider: "aws", location: "us-east", numberOfCPUs: 4 },
+    ]);
+    const model = (await readModel()) as typeof wholeModelStored;
+    expect(model.racks).toEqual([{ id: "rack1", type: "Rack42", nodes: ["node2"] }]);
+    expect(model.nodes).toEqual([...wholeOntologyModel.nodes, { id: "node2", type: "Blade", vms: ["vm2"] }]);
+    expect(model.vMs[1]).toEqual({
+      id: "vm2",
+      type: "Frontend",
+      cloudProvider: "aws",
+      location: "us-east",
+      numberOfCPUs: 4,
+    });
+  });
+
+  it("answers 409 naming the referrers of every kind of reference", async () => {
+    await upload("PUT", wholeOntologyModel);
+    const referrersOf = async (id: string) => {
+      const response = await request("DELETE", `/resources/${id}`);
+      expect(response.status).toBe(409);
+      return ((await response.json()) as { errors: { message: string }[] }).errors.map((error) => error.message);
+    };
+    expect(await referrersOf("node1")).toEqual([
+      "Cluster cluster1 refers to it in nodes.",
+      "Rack rack1 refers to it in nodes.",
+    ]);
+    expect(await referrersOf("eu-west")).toEqual(["VM vm1 refers to it in location."]);
+    expect(await referrersOf("vm1")).toEqual([
+      "InternalComponent app refers to it in requiredComponents.",
+      "Node node1 refers to it in vms.",
+    ]);
+    expect(await referrersOf("app")).toEqual(["InternalComponent worker refers to it in requiredComponents."]);
+    expect(await readModel()).toEqual(wholeModelStored);
+  });
+
+  it("deletes the new classes once nothing refers to them", async () => {
+    await upload("PUT", wholeOntologyModel);
+    for (const id of ["rack1", "cluster1", "node1", "worker", "cdn", "legacy"]) {
+      const response = await request("DELETE", `/resources/${id}`);
+      expect({ id, status: response.status }).toEqual({ id, status: 204 });
+    }
+    const model = (await readModel()) as typeof wholeModelStored;
+    expect([model.racks, model.clusters, model.nodes, model.externalComponents, model.components]).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [],
+    ]);
+  });
+});
+
 describe("the grouped form", () => {
   it("accepts any subset of the arrays, and an element's clazz when it names the array's class", async () => {
     await upload("PUT", { methods: [{ clazz: "Method", id: "m1", type: "op" }] });
@@ -139,6 +240,7 @@ describe("ordering", () => {
       ],
     });
     expect(await readModel()).toEqual({
+      ...emptyModel,
       cloudProviders: [
         { id: "p1", type: "IaaS" },
         { id: "p2", type: "IaaS" },
@@ -336,6 +438,6 @@ describe("a large model", () => {
     }));
     const model = { cloudProviders: providers, internalComponents: components, methods, vMs: vms };
     await upload("PUT", model);
-    expect(await readModel()).toEqual(model);
+    expect(await readModel()).toEqual({ ...emptyModel, ...model });
   });
 });

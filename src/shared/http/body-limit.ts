@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { joinChunks } from "../chunks.ts";
 import { ApiError } from "../problems.ts";
 
 /**
@@ -38,13 +39,7 @@ async function readWithin(body: ReadableStream<Uint8Array>, maxSize: number): Pr
     }
     chunks.push(value);
   }
-  const whole = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return whole;
+  return joinChunks(chunks, size);
 }
 
 /**

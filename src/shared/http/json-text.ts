@@ -1,20 +1,14 @@
 import { ApiError } from "../problems.ts";
+import { utf8BodyText } from "../utf8.ts";
 
 /** The deepest nesting of arrays and objects a body may have; no request of the API needs more than a few levels. */
 export const maxJsonDepth = 64;
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-
-/**
- * The body's text. Bytes that are not UTF-8 are refused rather than replaced by U+FFFD, which would
- * silently change what the client sent (a metric name, an id).
- */
+/** The body's text; bytes that are not UTF-8 are refused. */
 function decodeUtf8(bytes: ArrayBuffer): string {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    throw new ApiError("malformed-json", "The body is not valid UTF-8.");
-  }
+  const text = utf8BodyText(bytes);
+  if (text === undefined) throw new ApiError("malformed-json", "The body is not valid UTF-8.");
+  return text;
 }
 
 /** The nesting depth of `value`, counted without recursion (a deep document must not exhaust the stack). */

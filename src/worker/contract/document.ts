@@ -1,11 +1,9 @@
 import type { Hono, Schema } from "hono";
 import { ALLOWED_METHODS, type GenerateSpecOptions, generateSpecs } from "hono-openapi";
 import type { AppEnv } from "../http/app-env";
-import { dashboardDocumentation } from "../dashboard/dashboard-routes";
 import { serviceVersion } from "../ops/version";
 import { answered, problemAnswer } from "./answers";
 import { addCommonAnswers } from "./common-answers";
-import { docsAssetDocumentation } from "./docs-assets";
 import type { OpenApiDocument } from "./openapi-types";
 import { problemSchema } from "./problem-schema";
 import { webhookDocumentation } from "./webhooks";
@@ -15,9 +13,13 @@ type Documentation = GenerateSpecOptions["documentation"];
 const description = [
   "Monitoring data in, copies out: metrics, the observers that receive their data, and a model of the monitored system.",
   "",
-  "Every route is served under /v1 and without a prefix (the two servers). Every route that answers GET answers HEAD; " +
-    "a path that exists but not for the method used answers 405 with an Allow header. Request bodies are JSON; " +
-    "errors are application/problem+json (the Problem schema), located by JSON pointers.",
+  "Every route is served under /v1 and without a prefix (the two servers), with or without a trailing slash. Every " +
+    "route that answers GET answers HEAD; a path that exists but not for the method used answers 405 with an Allow " +
+    "header. Request bodies are JSON; errors are application/problem+json (the Problem schema), located by JSON " +
+    "pointers. A query parameter a route does not list is refused, except on the agents' routes.",
+  "",
+  "Besides the API, the service serves static files at the root, open: the dashboard (/ and /ui/…) and the files " +
+    "of the reference page (/_docs/…).",
 ].join("\n");
 
 const tags = [
@@ -30,7 +32,6 @@ const tags = [
   },
   { name: "Operations", description: "Health and usage of the service." },
   { name: "API description", description: "This document, and a page for people that shows it." },
-  { name: "Dashboard", description: "A web page for people that reads this API: metrics, observers, model, rules." },
   { name: "Delivery", description: "What HTTP observers receive at their callbackUrl." },
 ];
 
@@ -69,8 +70,6 @@ export async function openApiDocument(api: Hono<AppEnv, Schema, string>): Promis
         securitySchemes: { bearer },
       },
       webhooks: delivery.webhooks as Documentation["webhooks"],
-      // Mounted beside `api`, not in it.
-      paths: { ...docsAssetDocumentation, ...dashboardDocumentation },
     },
     // /openapi.json is a route, not a static file.
     excludeStaticFile: false,

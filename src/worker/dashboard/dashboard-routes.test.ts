@@ -4,7 +4,7 @@ import { requiredAccess } from "../http/auth";
 
 /*
  * The dashboard's page and files, served from the static assets that `npm install` builds
- * (tools/dashboard-assets.mjs). Every answer is checked against the OpenAPI document.
+ * (tools/dashboard-assets.mjs). They are not part of the API: its document does not list them.
  */
 
 describe("GET /", () => {

@@ -1,7 +1,6 @@
 import { type Context, Hono } from "hono";
 import { ApiError } from "../../shared/problems";
 import type { AppEnv } from "../http/app-env";
-import { problemAnswer } from "../contract/answers";
 
 /** Where the dashboard's files are, in the Workers static assets (public/ui, see tools/dashboard-assets.mjs). */
 const assetsFolder = "/ui/";
@@ -25,46 +24,3 @@ async function asset(c: Context<AppEnv>, path: string): Promise<Response> {
 export const dashboardRoutes = new Hono<AppEnv>()
   .get("/", (c) => asset(c, assetsFolder))
   .get(`${assetsFolder}*`, (c) => asset(c, c.req.path));
-
-const fileTypes = ["text/javascript", "text/css", "image/svg+xml", "text/html"] as const;
-
-/** The routes in the document: served at the root only, which the paths' own servers say. */
-export const dashboardDocumentation = {
-  "/": {
-    servers: [{ url: "/" }],
-    get: {
-      operationId: "getDashboard",
-      tags: ["Dashboard"],
-      summary: "The dashboard",
-      description:
-        "A page for people: metrics, observers, the model and rules, read through this API with the admin " +
-        "token the page asks for once (none when AUTH_DISABLED is true).",
-      responses: {
-        200: { description: "The page.", content: { "text/html": { schema: { type: "string" as const } } } },
-      },
-    },
-  },
-  "/ui/{file}": {
-    servers: [{ url: "/" }],
-    get: {
-      operationId: "getDashboardFile",
-      tags: ["Dashboard"],
-      summary: "A script, style sheet or image of the dashboard",
-      parameters: [
-        {
-          in: "path" as const,
-          name: "file",
-          required: true,
-          schema: { type: "string" as const, examples: ["dashboard.js"] },
-        },
-      ],
-      responses: {
-        200: {
-          description: "The file.",
-          content: Object.fromEntries(fileTypes.map((type) => [type, { schema: { type: "string" as const } }])),
-        },
-        404: problemAnswer("No such file (not-found)."),
-      },
-    },
-  },
-};

@@ -27,6 +27,8 @@ export interface EncodedMessage {
 }
 
 const maxMessageBytes = 120_000;
+/** A row's JSON besides its id and resourceId: `["",0,0,""],` at the least. */
+const minimalRowSyntax = '["",0,0,""],'.length;
 const maxBatchMessages = 100;
 const maxBatchBytes = 250_000;
 
@@ -95,7 +97,14 @@ function packIntakeMessages(rowsByMetric: ReadonlyMap<string, MessageRow[]>): En
 export function encodeIntakeMessages(data: readonly Datum[]): EncodedMessage[] {
   if (data.length === 0) return [];
   const rowsByMetric = new Map<string, MessageRow[]>();
-  for (const datum of data) getOrCreate(rowsByMetric, datum.metric, () => []).push(jsonRow(toRow(datum)));
+  // Fewer bytes than the rows' JSON can take: past the message's size, the message is packed row by
+  // row at once, not serialized whole first only to be found too large.
+  let leastBytes = 0;
+  for (const datum of data) {
+    getOrCreate(rowsByMetric, datum.metric, () => []).push(jsonRow(toRow(datum)));
+    leastBytes += datum.id.length + datum.resourceId.length + minimalRowSyntax;
+  }
+  if (leastBytes > maxMessageBytes) return packIntakeMessages(rowsByMetric);
   const message = { kind: "intake", metrics: [...rowsByMetric] };
   const text = JSON.stringify(message);
   const bytes = utf8Length(text);

@@ -317,7 +317,8 @@ describe("parseMonitoringData: properties", () => {
       expect(problemsOf({ d1: subject(literal("timestamp", fields)) })).toEqual([
         {
           path: at("timestamp", 0, "value"),
-          message: "The timestamp is beyond the safe integers (at most 2^53 - 1 milliseconds either side of the epoch).",
+          message:
+            "The timestamp is beyond the safe integers (at most 2^53 - 1 milliseconds either side of the epoch).",
         },
       ]);
     },

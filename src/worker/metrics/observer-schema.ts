@@ -201,7 +201,16 @@ export const observerChangeSchema = z
 /** A PATCH as the metric's object applies it: a generated secret is made before. */
 export type ObserverChange = Omit<z.output<typeof observerChangeSchema>, "secret"> & { secret?: string | null };
 
-export type ObserverReport = PublicObserver & { status: DeliveryStatus };
+/**
+ * How an HTTP observer's deliveries go out: signed or not, and the names of the extra headers they
+ * carry. Neither the secret nor a header's value is ever shown.
+ */
+export interface HttpDressing {
+  signed: boolean;
+  headerNames: string[];
+}
+
+export type ObserverReport = PublicObserver & { status: DeliveryStatus } & Partial<HttpDressing>;
 
 /**
  * The address an observer is reached at, one string per destination: the callback URL for HTTP,

@@ -1,6 +1,12 @@
 import type { DeliveryStatus, DeliveryTarget, ObserverState } from "../delivery/vocabulary";
 import type { ObserverFormat, ObserverProtocol } from "./observer-kinds";
-import { type ObserverRegistration, observerAddress, type PublicObserver } from "./observer-schema";
+import {
+  type HttpDressing,
+  type ObserverRegistration,
+  type ObserverReport,
+  observerAddress,
+  type PublicObserver,
+} from "./observer-schema";
 import { addMissingColumns, columnNames } from "./sql-columns";
 
 type ObserverRow = {
@@ -58,6 +64,11 @@ function toTarget(row: ObserverRow, now: number): DeliveryTarget {
     headers: row.headers === null ? {} : (JSON.parse(row.headers) as Record<string, string>),
     ...(row.method === null ? {} : { method: row.method }),
   };
+}
+
+function httpDressing(row: ObserverRow): HttpDressing | Record<string, never> {
+  if (row.callback_url === null) return {};
+  return { signed: row.secret !== null, headerNames: row.headers === null ? [] : Object.keys(JSON.parse(row.headers)) };
 }
 
 function isoTime(epochMs: number | null): string | null {
@@ -202,11 +213,11 @@ export class ObserverStore {
     return row && { target: toTarget(row, now), ledger: row };
   }
 
-  /** The observer as the API shows it, with its status; `oldestBacklogAt` comes from the backlog. */
-  report(
-    observerId: string,
-    oldestBacklogAt: number | null,
-  ): (PublicObserver & { status: DeliveryStatus }) | undefined {
+  /**
+   * The observer as the API shows it, with its status (`oldestBacklogAt` comes from the backlog)
+   * and, for HTTP, whether its deliveries are signed and which headers they carry.
+   */
+  report(observerId: string, oldestBacklogAt: number | null): ObserverReport | undefined {
     const row = this.row(observerId);
     if (!row) return undefined;
     const status: DeliveryStatus = {
@@ -222,7 +233,7 @@ export class ObserverStore {
       lastFailureAt: isoTime(row.last_failure_at),
       lastError: row.last_error,
     };
-    return { ...publicObserver(row), status };
+    return { ...publicObserver(row), ...httpDressing(row), status };
   }
 
   /** Data delivered: counted, and the observer is no longer failing. */

@@ -58,9 +58,16 @@ export const publicObserverSchema = z
 
 const status = { status: deliveryStatusSchema };
 
+const httpDressing = {
+  signed: z.boolean().meta({ description: "Whether deliveries are signed: a secret is set (never returned)." }),
+  headerNames: z
+    .array(z.string())
+    .meta({ description: "The names of the extra headers deliveries carry; their values are never returned." }),
+};
+
 export const observerReportSchema = z
   .discriminatedUnion("protocol", [
-    z.strictObject({ ...identity, ...httpAddress, ...status }),
+    z.strictObject({ ...identity, ...httpAddress, ...httpDressing, ...status }),
     z.strictObject({ ...identity, ...socketAddress, ...status }),
   ])
   .meta({
@@ -81,7 +88,7 @@ export const observerWithSecretSchema = z
 
 export const observerReportWithSecretSchema = z
   .discriminatedUnion("protocol", [
-    z.strictObject({ ...identity, ...httpAddress, ...status, secret: z.string().optional() }),
+    z.strictObject({ ...identity, ...httpAddress, ...httpDressing, ...status, secret: z.string().optional() }),
     z.strictObject({ ...identity, ...socketAddress, ...status, secret: z.string().optional() }),
   ])
   .meta({

@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { emptyModel, wholeOntologyModel } from "../../../test/support/model";
 import { ModelStore } from "./model-store";
-import type { Resource } from "./schema";
+import { groupOfClass, resourceClasses } from "./ontology";
+import type { ModelDocument, Resource } from "./schema";
 
 /** Runs `work` on the model store of a fresh knowledge base object. */
 function withStore<R>(name: string, work: (store: ModelStore) => R): Promise<R> {
@@ -78,8 +79,9 @@ describe("ModelStore", () => {
 
   it("reads the whole model in the grouped form with every array sorted by id", () =>
     withStore("whole", (store) => {
-      const resources = Object.entries(wholeOntologyModel).flatMap(([group, elements]) =>
-        elements.map((element) => ({ ...element, clazz: classOfGroup[group as keyof typeof classOfGroup] }) as Resource),
+      const whole: ModelDocument = { ...emptyModel, ...wholeOntologyModel };
+      const resources = resourceClasses.flatMap((clazz) =>
+        whole[groupOfClass[clazz]].map((fields) => ({ ...fields, clazz }) as Resource),
       );
       upsertAll(store, resources.toReversed());
       expect(store.readModel()).toEqual({ ...emptyModel, ...wholeOntologyModel });
@@ -115,7 +117,12 @@ describe("ModelStore", () => {
         cloudProvider: "gcp",
         numberOfCPUs: 4,
       });
-      expect(store.readResource("mic")).toEqual({ ...mic, type: "Mic2", providedMethods: ["answer"], requiredComponents: [] });
+      expect(store.readResource("mic")).toEqual({
+        ...mic,
+        type: "Mic2",
+        providedMethods: ["answer"],
+        requiredComponents: [],
+      });
       expect(store.referrersOf("register")).toEqual([]);
       expect(store.referrersOf("eu-west")).toEqual([{ clazz: "PaaSService", id: "queue", field: "location" }]);
     }));
@@ -135,7 +142,9 @@ describe("ModelStore", () => {
         { clazz: "InternalComponent", id: "api", field: "providedMethods" },
         { clazz: "InternalComponent", id: "mic", field: "providedMethods" },
       ]);
-      expect(store.referrersOf("mic")).toEqual([{ clazz: "InternalComponent", id: "api", field: "requiredComponents" }]);
+      expect(store.referrersOf("mic")).toEqual([
+        { clazz: "InternalComponent", id: "api", field: "requiredComponents" },
+      ]);
       expect(store.referrersOf("web")).toEqual([
         { clazz: "Node", id: "blade", field: "vms" },
         { clazz: "InternalComponent", id: "mic", field: "requiredComponents" },
@@ -164,8 +173,8 @@ describe("ModelStore", () => {
 
   it("refuses rows whose references do not exist, or that are still referred to", () =>
     withStore("foreign-keys", (store) => {
-      upsertAll(store, [aws, web]);
-      expect(() => upsertAll(store, [{ ...db, cloudProvider: "nowhere" }])).toThrow();
+      upsertAll(store, [aws, db]);
+      expect(() => upsertAll(store, [{ ...db, id: "db2", cloudProvider: "nowhere" }])).toThrow();
       expect(() => upsertAll(store, [{ ...blade, vms: ["missing"] }])).toThrow();
       expect(() => store.delete("aws")).toThrow();
       expect(store.readResource("aws")).toEqual(aws);
@@ -206,8 +215,10 @@ describe("ModelStore: what keeps a resource in the model", () => {
 
   it("keeps an unlisted resource while a kept resource refers to it, directly or through others", () =>
     withStore("referred", (store) => {
-      upsertAll(store, [aws, db, blade], false);
-      upsertAll(store, [{ ...web, location: undefined }, rack].map(withoutUndefined), true);
+      upsertAll(store, [aws, db], false);
+      upsertAll(store, [{ clazz: "VM", id: "web", cloudProvider: "aws", numberOfCPUs: 1 }], true);
+      upsertAll(store, [blade], false);
+      upsertAll(store, [rack], true);
       // The uploaded rack holds blade, which holds web (uploaded) and db (neither): all stay.
       expect(store.removeUnclaimed()).toEqual([]);
       store.delete("rack");
@@ -242,21 +253,3 @@ describe("ModelStore: what keeps a resource in the model", () => {
       expect(store.removeUnclaimed()).toEqual([]);
     }));
 });
-
-const classOfGroup = {
-  cloudProviders: "CloudProvider",
-  locations: "Location",
-  vMs: "VM",
-  paaSServices: "PaaSService",
-  externalComponents: "ExternalComponent",
-  components: "Component",
-  internalComponents: "InternalComponent",
-  methods: "Method",
-  nodes: "Node",
-  clusters: "Cluster",
-  racks: "Rack",
-} as const;
-
-function withoutUndefined(resource: Resource): Resource {
-  return Object.fromEntries(Object.entries(resource).filter(([, value]) => value !== undefined)) as Resource;
-}

@@ -106,11 +106,6 @@ export function referenceFieldsOf(clazz: ResourceClass): [ReferenceFieldName, Re
   return Object.entries(referenceFields[clazz]) as [ReferenceFieldName, ReferenceField][];
 }
 
-/** The set-valued reference fields: merging two descriptions of a resource unites them. */
-export function isSetValued(field: ReferenceFieldName): boolean {
-  return resourceClasses.some((clazz) => (referenceFields[clazz] as Record<string, ReferenceField>)[field]?.many);
-}
-
 export function withArticle(clazz: string): string {
   return /^[AEIOU]/.test(clazz) ? `an ${clazz}` : `a ${clazz}`;
 }

@@ -5,7 +5,6 @@ import {
   type GroupName,
   groupOfClass,
   inWords,
-  type ReferenceField,
   type ResourceClass,
   type referenceFields,
   referenceFieldsOf,
@@ -70,7 +69,7 @@ type ReferenceShape<C extends ResourceClass> = {
 /** A class's fields as a collector may give them: the id, and the rest when known (a set defaults to empty). */
 function collectorShape<C extends ResourceClass>(clazz: C) {
   const shape: Record<string, z.ZodType> = { id: resourceId, type: resourceType.optional() };
-  for (const [field, { target, many }] of referenceFieldsOf(clazz) as [string, ReferenceField][]) {
+  for (const [field, { target, many }] of referenceFieldsOf(clazz)) {
     shape[field] = many ? references(target) : reference(target).optional();
   }
   return shape as { id: typeof resourceId; type: z.ZodOptional<typeof resourceType> } & ReferenceShape<C>;

@@ -32,6 +32,9 @@ export async function listObservers(metric: string, prefix = "") {
   return response.json();
 }
 
+/** How an HTTP observer registered without a secret or headers dresses its deliveries, as its report shows. */
+export const plainHttp = { signed: false, headerNames: [] };
+
 export const uuid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
 export { noDeliveriesYet } from "../../support/delivery-status";

@@ -20,35 +20,44 @@ function mixCode(code: number): void {
 
 const hex = (lane: number) => (lane >>> 0).toString(16).padStart(8, "0");
 
-/** The lanes after a series' resourceId: computed once per series, then continued per point. */
-export interface SeriesHashSeed {
+/** The two lanes of a hash: a series' resourceId's, computed once per series, or a metric name's, once per request. */
+export interface HashLanes {
   readonly a: number;
   readonly b: number;
 }
 
-export function seriesHashSeed(resourceId: string): SeriesHashSeed {
-  laneA = 0x811c9dc5;
-  laneB = 0x01000193;
-  mixText(resourceId);
-  // A separator no resourceId character can take, so that ("ab","c") and ("a","bc") differ.
+function lanesOf(text: string, seedA: number, seedB: number): HashLanes {
+  laneA = seedA;
+  laneB = seedB;
+  mixText(text);
+  // A separator no character can take, so that texts of different lengths stay apart.
   mixCode(0x1_0000);
   return { a: laneA, b: laneB };
 }
 
-/** The id of the datum of `metric` at `timestamp` in the series `seed` was made from. */
-export function agentDatumId(seed: SeriesHashSeed, metric: string, timestamp: number): string {
+export const seriesHashSeed = (resourceId: string): HashLanes => lanesOf(resourceId, 0x811c9dc5, 0x01000193);
+
+export const metricHash = (metric: string): HashLanes => lanesOf(metric, 0x27d4eb2f, 0x165667b1);
+
+/** Mixes a 32-bit word in 16-bit pieces, like characters (see below). */
+function mixWord(word: number): void {
+  mixCode(word & 0xffff);
+  mixCode(word >>> 16);
+}
+
+/**
+ * The id of the datum of the metric `metric` hashes to, at `timestamp`, in the series `seed` was
+ * made from: 16 hexadecimal digits.
+ */
+export function agentDatumId(seed: HashLanes, metric: HashLanes, timestamp: number): string {
   laneA = seed.a;
   laneB = seed.b;
-  mixText(metric);
-  mixCode(0x1_0000);
-  // In 16-bit pieces, like characters: 32-bit words with their high bits set (a negative
-  // timestamp's) can undo each other's mixing, which gave the timestamps -1 and 2^32 + 1 one id.
-  const low = timestamp >>> 0;
-  const high = Math.floor(timestamp / 4_294_967_296) >>> 0;
-  mixCode(low & 0xffff);
-  mixCode(low >>> 16);
-  mixCode(high & 0xffff);
-  mixCode(high >>> 16);
+  // Words go in as 16-bit pieces: 32-bit words with their high bits set (a negative timestamp's)
+  // can undo each other's mixing, which gave the timestamps -1 and 2^32 + 1 one id.
+  mixWord(metric.a);
+  mixWord(metric.b);
+  mixWord(timestamp >>> 0);
+  mixWord(Math.floor(timestamp / 4_294_967_296) >>> 0);
   const a = Math.imul(laneA ^ (laneA >>> 16), 0x85ebca6b) ^ Math.imul(laneB ^ (laneB >>> 13), 0xc2b2ae35);
   const b = Math.imul(laneB ^ (laneB >>> 16), 0x85ebca6b) ^ Math.imul(a ^ (a >>> 13), 0xc2b2ae35);
   return hex(a) + hex(b);

@@ -1,3 +1,4 @@
+import { joinChunks } from "../../../shared/chunks";
 import { ApiError } from "../../../shared/problems";
 
 /** Where a decompressed body would pass the limit: the request is refused whole (413). */
@@ -31,14 +32,7 @@ export async function gunzip(compressed: Uint8Array, maxBytes: number): Promise<
     if (error instanceof ApiError) throw error;
     throw new ApiError("validation-failed", "The body is not valid gzip; nothing was accepted.");
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const whole = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return whole;
+  return joinChunks(chunks, size);
 }
 
 /** The decoders of the `Content-Encoding`s a route takes besides gzip and none. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { agentDatumId, seriesHashSeed } from "./datum-id";
+import { agentDatumId, metricHash, seriesHashSeed } from "./datum-id";
 import type { LabelledPoints } from "./series";
 import { type SeriesKeyOptions, seriesResourceId, seriesToData } from "./series-data";
 
@@ -285,21 +285,21 @@ describe("seriesToData", () => {
     const seed = seriesHashSeed("vm1,cpu=cpu0");
     expect(data).toEqual([
       {
-        id: agentDatumId(seed, "cpu.usage", 1_700_000_000_000),
+        id: agentDatumId(seed, metricHash("cpu.usage"), 1_700_000_000_000),
         metric: "cpu.usage",
         timestamp: 1_700_000_000_000,
         value: 90,
         resourceId: "vm1,cpu=cpu0",
       },
       {
-        id: agentDatumId(seed, "cpu.idle", 5),
+        id: agentDatumId(seed, metricHash("cpu.idle"), 5),
         metric: "cpu.idle",
         timestamp: 5,
         value: 10,
         resourceId: "vm1,cpu=cpu0",
       },
       {
-        id: agentDatumId(seriesHashSeed("-"), "load", -1),
+        id: agentDatumId(seriesHashSeed("-"), metricHash("load"), -1),
         metric: "load",
         timestamp: -1,
         value: Number.NaN,

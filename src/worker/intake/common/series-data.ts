@@ -1,7 +1,7 @@
 import { metricNameSchema } from "../../metrics/metric-name";
 import type { Datum } from "../datum";
 import { maxIdentifierLength } from "../rdf-literal-rules";
-import { agentDatumId, seriesHashSeed } from "./datum-id";
+import { agentDatumId, type HashLanes, metricHash, seriesHashSeed } from "./datum-id";
 import type { LabelledPoints, RefusedPart } from "./series";
 
 /** How a request asks for its series' keys to be built (its `resource=` and `drop=` parameters). */
@@ -73,13 +73,16 @@ export function seriesToData(series: readonly LabelledPoints[], options: SeriesK
   const data: Datum[] = [];
   const refused: RefusedPart[] = [];
   const nameSchema = metricNameSchema(options.maxMetricNameLength);
-  const nameProblems = new Map<string, string | undefined>();
-  const nameProblem = (name: string) => {
-    if (nameProblems.has(name)) return nameProblems.get(name);
-    const result = nameSchema.safeParse(name);
-    const problem = result.success ? undefined : result.error.issues[0]?.message;
-    nameProblems.set(name, problem);
-    return problem;
+  // Per metric name of the request: why it is not valid, or its hash; a request repeats few names.
+  const metrics = new Map<string, string | HashLanes>();
+  const checkedMetric = (name: string) => {
+    let checked = metrics.get(name);
+    if (checked === undefined) {
+      const result = nameSchema.safeParse(name);
+      checked = result.success ? metricHash(name) : (result.error.issues[0]?.message ?? "not a valid metric name");
+      metrics.set(name, checked);
+    }
+    return checked;
   };
   for (const each of series) {
     const resourceId = seriesResourceId(each, options);
@@ -90,12 +93,12 @@ export function seriesToData(series: readonly LabelledPoints[], options: SeriesK
     }
     const seed = seriesHashSeed(resourceId);
     for (const { metric, value, timestamp } of each.points) {
-      const metricProblem = nameProblem(metric);
-      if (metricProblem) {
-        refused.push({ origin: each.origin, message: `${JSON.stringify(metric.slice(0, 64))}: ${metricProblem}` });
+      const checked = checkedMetric(metric);
+      if (typeof checked === "string") {
+        refused.push({ origin: each.origin, message: `${JSON.stringify(metric.slice(0, 64))}: ${checked}` });
         continue;
       }
-      data.push({ id: agentDatumId(seed, metric, timestamp), metric, timestamp, value, resourceId });
+      data.push({ id: agentDatumId(seed, checked, timestamp), metric, timestamp, value, resourceId });
     }
   }
   return { data, refused };

@@ -1,12 +1,13 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { ApiError } from "../../../shared/problems";
+import { utf8BodyText } from "../../../shared/utf8";
 import { answered, emptyAnswer, problemReference } from "../../contract/answers";
-import { settingDefaults } from "../../contract/setting-defaults";
 import type { AppEnv } from "../../http/app-env";
 import type { IntakeRoute } from "../../ops/usage";
 import { acceptReading, agentHandler, describeRefusals, type ErrorAnswer } from "../common/agent-intake";
 import { decodedBody } from "../common/decompress";
+import { agentLimitsDescription, overloadAnswer, seriesKeyParameters } from "../common/route-documentation";
 import { influxV1Error, influxV1ErrorSchema, influxV2Error, influxV2ErrorSchema } from "./influx-answers";
 import { type LinePrecision, parseLineProtocol } from "./parser";
 import { v1Precision, v1PrecisionNames, v2Precision, v2PrecisionNames } from "./precision";
@@ -14,14 +15,10 @@ import { v1Precision, v1PrecisionNames, v2Precision, v2PrecisionNames } from "./
 /** Without a `host` tag or a `resource=` parameter, a line's resourceId is its sorted tags. */
 const primaryTags = ["host"];
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 function bodyText(bytes: Uint8Array): string {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    throw new ApiError("validation-failed", "The body is not valid UTF-8; nothing was accepted.");
-  }
+  const text = utf8BodyText(bytes);
+  if (text === undefined) throw new ApiError("validation-failed", "The body is not valid UTF-8; nothing was accepted.");
+  return text;
 }
 
 /**
@@ -66,49 +63,28 @@ const query = (name: string, description: string, values?: readonly string[]) =>
   schema: values ? { type: "string" as const, enum: [...values] } : { type: "string" as const },
 });
 
-const keyParameters = [
-  query(
-    "resource",
-    "Comma-separated tags, the first present of which is the series' primary label (its value starts the resourceId); default `host`.",
-  ),
-  query("drop", "Comma-separated tags left out of the resourceId."),
-];
+const keyParameters = seriesKeyParameters("tags", "`host`");
 
 /** An error in the API's own shape, or as a problem when the middleware before the route answered. */
-function errorAnswer(description: string, schema: typeof influxV1ErrorSchema | typeof influxV2ErrorSchema) {
+function errorContent(schema: typeof influxV1ErrorSchema | typeof influxV2ErrorSchema) {
   return {
-    description,
-    content: {
-      "application/json": { schema: answered(schema) },
-      "application/problem+json": { schema: problemReference },
-    },
+    "application/json": { schema: answered(schema) },
+    "application/problem+json": { schema: problemReference },
   };
 }
 
 function writeAnswers(schema: typeof influxV1ErrorSchema | typeof influxV2ErrorSchema) {
+  const errorAnswer = (description: string) => ({ description, content: errorContent(schema) });
   return {
     204: emptyAnswer("Every line was accepted: its data are on the durable intake queue."),
     400: errorAnswer(
       "Some lines were refused (`partial write`: the others were accepted; the message names the first refused " +
         "lines and why), or the body could not be read at all (bad gzip, not UTF-8, an unknown precision: nothing " +
         "was accepted).",
-      schema,
     ),
-    413: errorAnswer(
-      `The body is over MAX_BODY_BYTES (${settingDefaults.MAX_BODY_BYTES}), over MAX_DECOMPRESSED_BYTES ` +
-        `(${settingDefaults.MAX_DECOMPRESSED_BYTES}) once decompressed, or holds more than ` +
-        `MAX_AGENT_DATA_PER_REQUEST (${settingDefaults.MAX_AGENT_DATA_PER_REQUEST}) data: nothing was accepted.`,
-      schema,
-    ),
-    415: errorAnswer("A Content-Encoding other than gzip.", schema),
-    503: {
-      ...errorAnswer(
-        "The metric store or the intake queue could not be reached, or the service is stopping: nothing was " +
-          "accepted; send the request again after Retry-After seconds.",
-        schema,
-      ),
-      headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "string" as const } } },
-    },
+    413: errorAnswer(agentLimitsDescription),
+    415: errorAnswer("A Content-Encoding other than gzip."),
+    503: overloadAnswer(errorContent(schema)),
   };
 }
 

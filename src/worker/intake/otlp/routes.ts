@@ -3,12 +3,13 @@ import { describeRoute } from "hono-openapi";
 import { z } from "zod";
 import { assertJsonDepth, parseJsonText } from "../../../shared/http/json-text";
 import { ApiError } from "../../../shared/problems";
+import { utf8BodyText } from "../../../shared/utf8";
 import { answered } from "../../contract/answers";
-import { settingDefaults } from "../../contract/setting-defaults";
 import type { AppEnv } from "../../http/app-env";
 import { acceptReading, agentHandler, describeRefusals } from "../common/agent-intake";
 import { decodedBody } from "../common/decompress";
 import { ProtobufError } from "../common/protobuf-reader";
+import { agentLimitsDescription, overloadAnswer, seriesKeyParameters } from "../common/route-documentation";
 import {
   exportResponseJson,
   exportResponseProtobuf,
@@ -52,18 +53,12 @@ function statusAnswer(encoding: Encoding) {
   };
 }
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 function readRequest(encoding: Encoding, body: Uint8Array, maxPoints: number): OtlpMetricsResult {
   const arrivalMs = Date.now();
   try {
     if (encoding === "protobuf") return readMetricsProtobuf(body, arrivalMs, maxPoints);
-    let text: string;
-    try {
-      text = strictUtf8.decode(body);
-    } catch {
-      throw new OtlpBodyError("the body is not valid UTF-8");
-    }
+    const text = utf8BodyText(body);
+    if (text === undefined) throw new OtlpBodyError("the body is not valid UTF-8");
     const value = parseJsonText(text);
     assertJsonDepth(value);
     return readMetricsJson(value, arrivalMs, maxPoints);
@@ -131,23 +126,10 @@ export const otlpMetricsRoutes = new Hono<AppEnv>().post(
       "data of the metric's name; histograms give .count, .sum, .min, .max and .bucket (labelled le, cumulative); " +
       "summaries .count, .sum and the name labelled quantile. resourceId: the resource's service.instance.id, " +
       "host.name or service.name, then the point's attributes sorted.",
-    parameters: [
-      {
-        name: "resource",
-        in: "query",
-        required: false,
-        description:
-          "Comma-separated attributes (of the point, then of the resource), the first present of which starts the resourceId.",
-        schema: { type: "string" },
-      },
-      {
-        name: "drop",
-        in: "query",
-        required: false,
-        description: "Comma-separated attributes left out of the resourceId.",
-        schema: { type: "string" },
-      },
-    ],
+    parameters: seriesKeyParameters(
+      "attributes (of the point, then of the resource)",
+      "`service.instance.id`, `host.name`, `service.name`",
+    ),
     requestBody: {
       required: false,
       description: "An ExportMetricsServiceRequest, optionally with Content-Encoding: gzip.",
@@ -167,21 +149,11 @@ export const otlpMetricsRoutes = new Hono<AppEnv>().post(
         },
       },
       400: statusAnswerDoc("The body is not an export request in its encoding: nothing was accepted."),
-      413: statusAnswerDoc(
-        `The body is over MAX_BODY_BYTES (${settingDefaults.MAX_BODY_BYTES}), over MAX_DECOMPRESSED_BYTES ` +
-          `(${settingDefaults.MAX_DECOMPRESSED_BYTES}) decompressed, or holds more than MAX_AGENT_DATA_PER_REQUEST ` +
-          `(${settingDefaults.MAX_AGENT_DATA_PER_REQUEST}) data: nothing was accepted.`,
-      ),
+      413: statusAnswerDoc(agentLimitsDescription),
       415: statusAnswerDoc(
         "A Content-Type other than application/x-protobuf or application/json, or a Content-Encoding other than gzip.",
       ),
-      503: {
-        ...statusAnswerDoc(
-          "The metric store or the intake queue could not be reached, or the service is stopping: nothing was " +
-            "accepted; the exporter sends the request again.",
-        ),
-        headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "string" } } },
-      },
+      503: overloadAnswer(statusContent),
     },
   }),
   (c, next) => {

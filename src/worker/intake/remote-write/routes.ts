@@ -2,11 +2,11 @@ import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { ApiError } from "../../../shared/problems";
 import { emptyAnswer, problemReference } from "../../contract/answers";
-import { settingDefaults } from "../../contract/setting-defaults";
 import type { AppEnv } from "../../http/app-env";
 import { acceptReading, agentHandler, describeRefusals } from "../common/agent-intake";
 import { decodedBody } from "../common/decompress";
 import { ProtobufError } from "../common/protobuf-reader";
+import { agentLimitsDescription, overloadAnswer, seriesKeyParameters } from "../common/route-documentation";
 import { decodeSnappyBlock, SnappyError } from "./snappy";
 import { readWriteRequest } from "./write-request";
 
@@ -64,13 +64,12 @@ function writeRequest(body: Uint8Array, maxPoints: number) {
   }
 }
 
-const textAnswer = (description: string) => ({
-  description,
-  content: {
-    "text/plain": { schema: { type: "string" as const } },
-    "application/problem+json": { schema: problemReference },
-  },
-});
+const textContent = {
+  "text/plain": { schema: { type: "string" as const } },
+  "application/problem+json": { schema: problemReference },
+};
+
+const textAnswer = (description: string) => ({ description, content: textContent });
 
 /** POST /api/v1/write: Prometheus remote write 1.0. */
 export const remoteWriteRoutes = new Hono<AppEnv>().post(
@@ -82,23 +81,7 @@ export const remoteWriteRoutes = new Hono<AppEnv>().post(
       "For Prometheus (also in agent mode), vmagent, Grafana Alloy and other remote-write senders. Each sample is " +
       "a datum: metric the `__name__` label, resourceId the `instance` label's value then the other labels sorted, " +
       "`,key=value` each. Stale markers are skipped and counted; native histograms are refused.",
-    parameters: [
-      {
-        name: "resource",
-        in: "query",
-        required: false,
-        description:
-          "Comma-separated labels, the first present of which is the series' primary label; default `instance`.",
-        schema: { type: "string" },
-      },
-      {
-        name: "drop",
-        in: "query",
-        required: false,
-        description: "Comma-separated labels left out of the resourceId.",
-        schema: { type: "string" },
-      },
-    ],
+    parameters: seriesKeyParameters("labels", "`instance`"),
     requestBody: {
       required: false,
       description: "A protobuf WriteRequest, compressed in snappy's block format (Content-Encoding: snappy).",
@@ -110,21 +93,11 @@ export const remoteWriteRoutes = new Hono<AppEnv>().post(
         "Some series were refused (the others were accepted; the text names the first and why), or the body is not " +
           "valid snappy or not a WriteRequest (nothing was accepted).",
       ),
-      413: textAnswer(
-        `The body is over MAX_BODY_BYTES (${settingDefaults.MAX_BODY_BYTES}), over MAX_DECOMPRESSED_BYTES ` +
-          `(${settingDefaults.MAX_DECOMPRESSED_BYTES}) decompressed, or holds more than MAX_AGENT_DATA_PER_REQUEST ` +
-          `(${settingDefaults.MAX_AGENT_DATA_PER_REQUEST}) samples: nothing was accepted.`,
-      ),
+      413: textAnswer(agentLimitsDescription),
       415: textAnswer(
         "Remote write 2.0's message, another content type, or a Content-Encoding other than snappy or gzip.",
       ),
-      503: {
-        ...textAnswer(
-          "The metric store or the intake queue could not be reached, or the service is stopping: nothing was " +
-            "accepted; Prometheus sends the batch again.",
-        ),
-        headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "string" } } },
-      },
+      503: overloadAnswer(textContent),
     },
   }),
   agentHandler(textError, async (c) => {

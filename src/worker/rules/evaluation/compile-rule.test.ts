@@ -339,8 +339,8 @@ describe("compileRule: problems", () => {
     const problems = problemsOf(
       [
         { timeStep: 90, timeWindow: 30, condition: "METRIC >", collectedMetric: { metricName: "a/b" } },
-        { monitoredTargets: [{ class: "Rack" }] },
-        aggregation("Percentile", { groupingClass: "Location", thPercentile: "200" }),
+        { monitoredTargets: [{ class: "Server" }] },
+        aggregation("Percentile", { groupingClass: "Component", thPercentile: "200" }),
         action("OutputMetric", { metric: "x/y", value: "(", resourceId: "" }),
       ],
       { at: ["monitoringRules", 2] },
