@@ -12,7 +12,7 @@ function workerProject(name: string, include: string[], bindings: Record<string,
   return {
     plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings } })],
     // A file's first request starts its workerd isolate, which takes seconds on a loaded 2-core machine.
-    test: { name, include, testTimeout: 20_000, onConsoleLog: withoutAttemptLines },
+    test: { name, include, testTimeout: 20_000, hookTimeout: 20_000, onConsoleLog: withoutAttemptLines },
   };
 }
 
@@ -120,8 +120,6 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // Each file starts a service and a browser: one file at a time is load enough for a small machine.
-          fileParallelism: false,
           globalSetup: [builtAssets],
         },
       },

@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import type { ProblemBody as ServiceProblem } from "../shared/problems";
+import type { collectorStateSchema } from "../worker/collectors/collector-view-schema";
 import type { metricViewSchema, recentDatumSchema } from "../worker/metrics/metric-schema";
 import type {
   attemptRecordSchema,
@@ -34,3 +35,4 @@ export type Attempt = z.output<typeof attemptRecordSchema>;
 export type Model = ModelDocument;
 export type Rule = InstalledRule;
 export type RuleReport = ServiceRuleReport;
+export type CollectorState = z.output<typeof collectorStateSchema>;

@@ -1,6 +1,7 @@
 import { type CallOptions, callApi, getJson, sendJson } from "./api-client";
 import type {
   Attempt,
+  CollectorState,
   Health,
   Metric,
   Model,
@@ -27,6 +28,7 @@ export const api = {
   usage: () => getJson<Usage>("/v1/usage"),
   metricNames: (options: CallOptions = {}) => getJson<string[]>("/v1/metrics", options),
   metric: (metric: string) => getJson<Metric>(metricPath(metric)),
+  declareMetric: (metric: string) => sendJson<Metric>("PUT", metricPath(metric)),
   recentData: (metric: string, limit: number) => getJson<RecentDatum[]>(`${metricPath(metric)}/data?limit=${limit}`),
   observers: (metric: string) => getJson<Observer[]>(`${metricPath(metric)}/observers`),
   observer: (metric: string, observer: string) => getJson<ObserverReport>(observerPath(metric, observer)),
@@ -48,9 +50,14 @@ export const api = {
     sendJson<ObserverReport>("POST", `${observerPath(metric, observer)}/retry`),
   deleteObserver: (metric: string, observer: string) => callApi("DELETE", observerPath(metric, observer)),
   model: () => getJson<Model>("/v1/resources"),
+  collectors: () => getJson<CollectorState[]>("/v1/data-collector-states"),
   rules: () => getJson<{ monitoringRules: Rule[] }>("/v1/monitoring-rules", asJson),
   rule: (rule: string) => getJson<RuleReport>(rulePath(rule), asJson),
   setRuleEnabled: (rule: string, enabled: boolean) => sendJson<Rule>("PATCH", rulePath(rule), { enabled }),
+  /** The rule as a document of the original's XML, as GET answers it by default. */
+  ruleDocument: async (rule: string) =>
+    (await callApi("GET", rulePath(rule), { accept: "application/xml" })).text(),
+  deleteRule: (rule: string) => callApi("DELETE", rulePath(rule)),
   /** A rule document as its text: XML or JSON, told apart by its first character as the service does. */
   installRules: (document: string) =>
     callApi("POST", "/v1/monitoring-rules", {

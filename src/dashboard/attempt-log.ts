@@ -6,13 +6,13 @@ import { type Table, table } from "./table";
 /** How many of an observer's latest attempts its page shows. */
 export const attemptsShown = 20;
 
-/** An observer's latest delivery attempts, newest first, in a frame of fixed height. */
+/** An observer's latest delivery attempts, newest first, in a frame that scrolls past a height. */
 export function attemptLog(target: string): Table<Attempt> {
   return table<Attempt>({
     label: `Attempt log of ${target}`,
     keyOf: (attempt) => `${attempt.webhookId}/${attempt.attempt}/${attempt.at}`,
     empty: "No attempts yet.",
-    fixedHeight: true,
+    bounded: true,
     columns: [
       { label: "Time", width: "13%", text: (attempt) => formatMoment(attempt.at) },
       {

@@ -3,7 +3,25 @@ import { h, setAttribute, setText } from "./dom";
 
 /** Table cells other than text. */
 
-/** A link (plain text when `href` gives none), with a quieter line under it when `detail` gives one. */
+/**
+ * Where a name may wrap: after its separators (`.`, `_`, `-`, `/`, `:`, `,`, `=`) and between the
+ * words of camel case, so that `FrontendCPUUtilization` wraps as Frontend·CPU·Utilization, not
+ * mid-word, in a narrow column.
+ */
+const nameBreaks = /(?<=[._\-/:,=])|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
+
+/** Writes `name` into `element` with a line-break opportunity (<wbr>) at each of its word boundaries. */
+function setName(element: HTMLElement, name: string): void {
+  if (element.dataset.name === name) return;
+  element.dataset.name = name;
+  const parts = name.split(nameBreaks);
+  element.replaceChildren(...parts.flatMap((part, index) => (index === 0 ? [part] : [h("wbr"), part])));
+}
+
+/**
+ * A link (plain text when `href` gives none), with a quieter line under it when `detail` gives one.
+ * The text is a name: it wraps at its word boundaries.
+ */
 export function linkCell<Item>(
   text: (item: Item) => string,
   href: (item: Item) => string | undefined,
@@ -21,8 +39,8 @@ export function linkCell<Item>(
         link.hidden = target === undefined;
         plain.hidden = target !== undefined;
         setAttribute(link, "href", target ?? null);
-        setText(target === undefined ? plain : link, text(item));
-        setText(target === undefined ? link : plain, "");
+        setName(target === undefined ? plain : link, text(item));
+        setName(target === undefined ? link : plain, "");
         setText(note, detail(item));
         note.hidden = note.textContent === "";
       },

@@ -1,5 +1,6 @@
 import { api } from "./api";
 import type { ApiProblem } from "./api-client";
+import { collectorsPage } from "./collectors-page";
 import { h, setText } from "./dom";
 import { metricPage } from "./metric-page";
 import { modelPage } from "./model-page";
@@ -118,6 +119,8 @@ function pageOf(route: Route): Page {
       return modelPage();
     case "rules":
       return rulesPage(context);
+    case "collectors":
+      return collectorsPage();
     case "unknown":
       return unknownPage();
   }

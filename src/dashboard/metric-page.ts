@@ -1,9 +1,11 @@
+import { actionButton } from "./action-button";
+import { disclosure } from "./disclosure";
 import { api } from "./api";
 import { unlessGone } from "./api-client";
 import type { RecentDatum } from "./api-types";
 import { attemptsShown } from "./attempt-log";
 import { lineChart, type Series } from "./chart";
-import { h, setText } from "./dom";
+import { h, setAttribute, setText } from "./dom";
 import { data, formatCount } from "./format";
 import { keyedList } from "./keyed-list";
 import { pageHeader, section } from "./layout";
@@ -32,14 +34,41 @@ function seriesOf(recent: readonly RecentDatum[]): Series[] {
   return series;
 }
 
-/** `#/metrics/<name>`: the metric's recent values per resource, its observers, and a form to add one. */
+/**
+ * What the page shows of a metric the service does not know: that it does not exist, and a button
+ * that declares it (as the first datum naming it would).
+ */
+function unknownMetric(metric: string, context: PageContext): HTMLElement {
+  const declare = actionButton("Declare the metric", "button button-primary", async () => {
+    try {
+      await api.declareMetric(metric);
+      context.announce(`Metric ${metric} declared.`);
+      await context.refresh();
+    } catch (error) {
+      context.report(error);
+    }
+  });
+  setAttribute(declare, "aria-label", `Declare the metric ${metric}`);
+  return section(
+    "No such metric",
+    h(
+      "p",
+      { class: "section-note" },
+      `The service has no metric named ${JSON.stringify(metric)}. The first datum that names it declares it; `,
+      "so does this button, which lets you add its observers before any data come.",
+    ),
+    h("div", { class: "form-actions" }, declare),
+  );
+}
+
+/** `#/metrics/<name>`: the metric's recent values per resource, a form to add an observer, and its observers. */
 export function metricPage(metric: string, context: PageContext): Page {
   const description = h("span", { class: "muted" });
   const accepted = h("span", { class: "muted" });
   const bars = rateBars();
   const chart = lineChart(`Recent values of ${metric}`);
   const observerList = h("div", { class: "observer-list" });
-  const noObservers = h("p", { class: "empty-note" }, "No observers yet: add one below.");
+  const noObservers = h("p", { class: "empty-note" }, "No observers yet: add one above.");
   const observerCount = h("span", { class: "count" });
   const cards = keyedList<ObserverView>(
     observerList,
@@ -47,7 +76,29 @@ export function metricPage(metric: string, context: PageContext): Page {
     (view) => observerCard(metric, context, view),
   );
 
-  const observersSection = section(["Observers ", observerCount], observerList, noObservers);
+  const addObserver = disclosure(["Add an observer"], observerForm(metric, context), { className: "add-observer" });
+  const observersSection = section(["Observers ", observerCount], addObserver.element, observerList, noObservers);
+  const recentValues = section(
+    "Recent values",
+    h(
+      "p",
+      { class: "section-note" },
+      `The metric's latest data (up to ${formatCount(dataCharted)}), one line per resource.`,
+    ),
+    chart.element,
+  );
+  const missing = unknownMetric(metric, context);
+  missing.hidden = true;
+  const meta = h(
+    "p",
+    { class: "page-meta" },
+    description,
+    h("span", { class: "meta-item" }, h("span", { class: "muted" }, "Last 10 minutes "), bars.element),
+    // Last: its width changes with the count, which then moves nothing.
+    h("span", { class: "meta-item" }, accepted),
+  );
+  /** Whether the page has shown the metric yet: the form starts open when the metric has no observer. */
+  let shown = false;
 
   const element = h(
     "div",
@@ -59,39 +110,28 @@ export function metricPage(metric: string, context: PageContext): Page {
       h("span", { "aria-hidden": "true" }, " / "),
       h("span", { "aria-current": "page" }, metric),
     ),
-    pageHeader(
-      metric,
-      h(
-        "p",
-        { class: "page-meta" },
-        description,
-        h("span", { class: "meta-item" }, h("span", { class: "muted" }, "Last 10 minutes "), bars.element),
-        // Last: its width changes with the count, which then moves nothing.
-        h("span", { class: "meta-item" }, accepted),
-      ),
-    ),
-    section(
-      "Recent values",
-      h(
-        "p",
-        { class: "section-note" },
-        `The metric's latest data (up to ${formatCount(dataCharted)}), one line per resource.`,
-      ),
-      chart.element,
-    ),
+    pageHeader(metric, meta),
+    missing,
+    recentValues,
     observersSection,
-    section("Add an observer", observerForm(metric, context)),
   );
+
+  /** Shows the metric's sections, or only the offer to declare it. */
+  const showExisting = (exists: boolean) => {
+    missing.hidden = exists;
+    meta.hidden = !exists;
+    recentValues.hidden = !exists;
+    observersSection.hidden = !exists;
+  };
 
   return {
     title: metric,
     element,
     async refresh() {
-      const [about, recent, observers] = await Promise.all([
-        api.metric(metric),
-        api.recentData(metric, dataCharted),
-        api.observers(metric),
-      ]);
+      const about = await unlessGone(api.metric(metric));
+      showExisting(about !== undefined);
+      if (!about) return;
+      const [recent, observers] = await Promise.all([api.recentData(metric, dataCharted), api.observers(metric)]);
       const views = await Promise.all(
         observers.map(async (observer): Promise<ObserverView | undefined> => {
           const [report, attempts] = await Promise.all([
@@ -110,6 +150,8 @@ export function metricPage(metric: string, context: PageContext): Page {
       cards.update(present);
       setText(observerCount, `(${formatCount(present.length)})`);
       noObservers.hidden = present.length > 0;
+      if (!shown) addObserver.open = present.length === 0;
+      shown = true;
     },
     dispose() {
       chart.dispose();

@@ -2,6 +2,7 @@ import { api } from "./api";
 import type { Model } from "./api-types";
 import { h } from "./dom";
 import { pageHeader, section } from "./layout";
+import { cpuCount, type EdgeKind, modelResources } from "./model-layout";
 import { modelPicture } from "./model-picture";
 import type { Page } from "./page";
 import { table } from "./table";
@@ -13,30 +14,29 @@ interface ResourceRow {
   references: string;
 }
 
+const referenceWords: Record<EdgeKind, string> = {
+  "runs-on": "runs on",
+  "located-in": "located in",
+  holds: "holds",
+  requires: "requires",
+  provides: "provides",
+};
+
 /** Every resource of the model with its references in words, in the columns' order. */
 function resourceRows(model: Model): ResourceRow[] {
   const list = (ids: readonly string[]) => (ids.length === 0 ? "none" : ids.join(", "));
-  return [
-    ...model.cloudProviders.map((provider) => ({
-      id: provider.id,
-      clazz: "CloudProvider",
-      type: provider.type,
-      references: "—",
-    })),
-    ...model.vMs.map((vm) => ({
-      id: vm.id,
-      clazz: "VM",
-      type: `${vm.type} (${vm.numberOfCPUs} ${vm.numberOfCPUs === 1 ? "CPU" : "CPUs"})`,
-      references: `runs on ${vm.cloudProvider}`,
-    })),
-    ...model.internalComponents.map((component) => ({
-      id: component.id,
-      clazz: "InternalComponent",
-      type: component.type,
-      references: `requires ${list(component.requiredComponents)}; provides ${list(component.providedMethods)}`,
-    })),
-    ...model.methods.map((method) => ({ id: method.id, clazz: "Method", type: method.type, references: "—" })),
-  ];
+  return modelResources(model).map((resource) => {
+    const type = resource.type ?? "—";
+    return {
+      id: resource.id,
+      clazz: resource.clazz,
+      type: resource.numberOfCPUs === undefined ? type : `${type} (${cpuCount(resource.numberOfCPUs)})`,
+      references:
+        resource.references.length === 0
+          ? "—"
+          : resource.references.map(({ kind, ids }) => `${referenceWords[kind]} ${list(ids)}`).join("; "),
+    };
+  });
 }
 
 /** `#/model`: the model as a picture of its resources and references, and as a table beside it. */
@@ -62,7 +62,7 @@ export function modelPage(): Page {
       h(
         "p",
         { class: "page-meta muted" },
-        "The monitored system: cloud providers, VMs, internal components and methods.",
+        "The monitored system: where it runs, its machines and services, its components and their methods.",
       ),
     ),
     section("Resources and references", emptyNote, picture.element),

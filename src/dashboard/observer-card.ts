@@ -3,6 +3,7 @@ import { api } from "./api";
 import type { Attempt, ObserverReport } from "./api-types";
 import { attemptLog } from "./attempt-log";
 import { badge, observerHealth, observerStateBadge } from "./badges";
+import { disclosure } from "./disclosure";
 import { h, setAttribute, setText, uniqueId } from "./dom";
 import { data, formatCount, formatMoment, observerTarget } from "./format";
 import type { ItemView } from "./keyed-list";
@@ -14,10 +15,26 @@ export interface ObserverView {
   attempts: Attempt[];
 }
 
+/** How an HTTP observer's deliveries go out, in words: signed or not, with which extra headers (never their values). */
+function dressingOf(report: ObserverReport): string {
+  if (report.protocol !== "HTTP") return "";
+  const signing = report.signed ? "Signed (Standard Webhooks)" : "Not signed";
+  const names = report.headerNames;
+  return `${signing} · ${names.length === 0 ? "no extra headers" : `extra headers: ${names.join(", ")}`}`;
+}
+
+/** The latest attempt in a few words, for the closed attempt log. */
+function latestAttempt(attempts: readonly Attempt[]): string {
+  const [latest] = attempts;
+  if (!latest) return "no attempts yet";
+  return `latest: ${latest.ok ? "delivered" : "failed"} ${formatMoment(latest.at)}`;
+}
+
 /**
- * One observer of a metric: where it delivers, its state and health, its delivery counts and last
- * error, its attempt log, and the buttons that pause or resume it, retry its backlog now, replay its
- * dead data or delete it.
+ * One observer of a metric: where it delivers, its state and health, how its deliveries go out
+ * (signed, extra headers), its delivery counts and last error, its attempt log (folded: most of
+ * the time one reads the counts), and the buttons that pause or resume it, retry its backlog now,
+ * replay its dead data or delete it.
  */
 export function observerCard(metric: string, context: PageContext, initial: ObserverView): ItemView<ObserverView> {
   const id = initial.report.id;
@@ -78,6 +95,8 @@ export function observerCard(metric: string, context: PageContext, initial: Obse
   };
   const lastError = h("span", {});
   const attempts = attemptLog(target);
+  const dressing = h("p", { class: "muted observer-dressing" });
+  const attemptsSummary = h("span", { class: "muted" });
 
   const element = h(
     "article",
@@ -90,14 +109,16 @@ export function observerCard(metric: string, context: PageContext, initial: Obse
         { class: "card-title" },
         h("h3", { id: titleId, class: "observer-target" }, target),
         h("p", { class: "muted" }, `${initial.report.format} over ${initial.report.protocol}`),
+        dressing,
       ),
       h("div", { class: "badges" }, state.element, health.element),
     ),
     h("div", { class: "card-actions" }, toggle, retry, replay, remove),
     h("dl", { class: "stats", "aria-live": "polite" }, ...Object.values(stats).map((stat) => stat.element)),
     h("p", { class: "last-error" }, h("span", { class: "label" }, "Last error"), lastError),
-    h("h4", {}, "Attempt log"),
-    attempts.element,
+    disclosure([h("span", { class: "attempts-title" }, "Attempt log"), " ", attemptsSummary], attempts.element, {
+      className: "attempts",
+    }).element,
   );
 
   return {
@@ -123,6 +144,9 @@ export function observerCard(metric: string, context: PageContext, initial: Obse
       setText(stats.nextAttempt.value, formatMoment(status.nextAttemptAt));
       setText(lastError, status.lastError ?? "None");
       setAttribute(lastError, "class", status.lastError ? "error-text" : "muted");
+      setText(dressing, dressingOf(report));
+      dressing.hidden = dressing.textContent === "";
+      setText(attemptsSummary, latestAttempt(view.attempts));
       attempts.update(view.attempts);
     },
   };

@@ -1,4 +1,5 @@
 import { api } from "./api";
+import { ApiProblem } from "./api-client";
 import { h, setText, uniqueId } from "./dom";
 import { type FormField, selectField, textField } from "./form-fields";
 import { observerTarget } from "./format";
@@ -28,7 +29,7 @@ export function observerForm(metric: string, context: PageContext): HTMLElement 
     observerPort: textField("Port", { name: "observerPort", inputmode: "numeric", placeholder: "2003" }),
     secret: textField("Secret (optional)", {
       name: "secret",
-      hint: 'Signs HTTP deliveries: 16 to 128 characters, or "generate".',
+      hint: 'Signs each delivery (Standard Webhooks): 16 to 128 characters, or "generate".',
     }),
   } satisfies Record<string, FormField<HTMLInputElement | HTMLSelectElement>>;
   type FieldName = keyof typeof fields;
@@ -47,9 +48,11 @@ export function observerForm(metric: string, context: PageContext): HTMLElement 
     h("div", { class: "form-actions" }, submit, status),
   );
 
+  /** The fields of the chosen protocol: TCP and UDP deliveries have a host and port, and are never signed. */
   const showAddressFields = () => {
     const http = fields.protocol.control.value === "HTTP";
     fields.callbackUrl.element.hidden = !http;
+    fields.secret.element.hidden = !http;
     fields.observerHost.element.hidden = http;
     fields.observerPort.element.hidden = http;
   };
@@ -97,7 +100,14 @@ export function observerForm(metric: string, context: PageContext): HTMLElement 
         field.showError(entry.message);
         return false;
       });
-      showProblem(alert, problem, unplaced);
+      // The API's detail points at its list of errors; here they show at their fields instead.
+      const detail =
+        problem.errors.length === 0
+          ? problem.detail
+          : unplaced.length === 0
+            ? "The observer was not added: correct the fields marked below."
+            : "The observer was not added:";
+      showProblem(alert, new ApiProblem(problem.status, detail, problem.errors), unplaced);
       const firstInvalid = Object.values(fields).find((field) => field.control.getAttribute("aria-invalid") === "true");
       firstInvalid?.control.focus();
     }

@@ -129,10 +129,10 @@ export function overviewPage(): Page {
     keyOf: (row) => row.observer.id,
     empty: "No observers yet: add one on a metric's page.",
     columns: [
-      { label: "Observer", width: "24%", text: (row) => observerTarget(row.observer) },
+      { label: "Observer", width: "20%", text: (row) => observerTarget(row.observer) },
       {
         label: "Metric",
-        width: "12%",
+        width: "16%",
         view: linkCell(
           (row) => row.metric,
           (row) => metricHref(row.metric),

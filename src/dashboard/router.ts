@@ -1,12 +1,13 @@
 /**
  * The dashboard's pages, each at a hash of the one static page: `#/`, `#/metrics/<name>`,
- * `#/model`, `#/rules`.
+ * `#/model`, `#/rules`, `#/collectors`.
  */
 export type Route =
   | { page: "overview" }
   | { page: "metric"; metric: string }
   | { page: "model" }
   | { page: "rules" }
+  | { page: "collectors" }
   | { page: "unknown" };
 
 export function parseRoute(hash: string): Route {
@@ -14,6 +15,7 @@ export function parseRoute(hash: string): Route {
   if (path === "" || path === "/") return { page: "overview" };
   if (path === "/model") return { page: "model" };
   if (path === "/rules") return { page: "rules" };
+  if (path === "/collectors") return { page: "collectors" };
   const metric = /^\/metrics\/([^/]+)$/.exec(path)?.[1];
   if (metric !== undefined) {
     try {

@@ -2,6 +2,7 @@ import { actionButton } from "./action-button";
 import { api } from "./api";
 import type { RuleReport } from "./api-types";
 import { badge, enabledBadge } from "./badges";
+import { disclosure } from "./disclosure";
 import { h, setAttribute, setText, uniqueId } from "./dom";
 import { formatCount, formatMoment } from "./format";
 import type { ItemView } from "./keyed-list";
@@ -22,7 +23,27 @@ function targetsOf(rule: RuleReport): string {
     .join(", ");
 }
 
-/** One installed rule: what it reads and outputs, how it runs, and the button that enables or disables it. */
+/**
+ * The rule's document, read when first unfolded (the original's XML, which installs it again as it
+ * is) and again at each unfolding, as the rule may have changed.
+ */
+function ruleDocument(context: PageContext, id: string): HTMLElement {
+  const text = h("code", {});
+  const read = async () => {
+    try {
+      setText(text, await api.ruleDocument(id));
+    } catch (error) {
+      context.report(error);
+    }
+  };
+  return disclosure(["Rule document (XML)"], h("pre", {}, text), { className: "rule-document", onOpen: read })
+    .element;
+}
+
+/**
+ * One installed rule: what it reads and outputs, how it runs, its document, and the buttons that
+ * enable or disable it and delete it.
+ */
 export function ruleCard(context: PageContext, initial: RuleReport): ItemView<RuleReport> {
   const id = initial.id;
   let current = initial;
@@ -40,6 +61,19 @@ export function ruleCard(context: PageContext, initial: RuleReport): ItemView<Ru
       context.report(error);
     }
   });
+
+  const remove = actionButton("Delete", "button button-danger", async () => {
+    const outcome = output ? ` Its output metric ${output} stays, without its observers.` : "";
+    if (!window.confirm(`Delete the rule ${id}?${outcome}`)) return;
+    try {
+      await api.deleteRule(id);
+      context.announce(`Rule ${id} deleted.`);
+      await context.refresh();
+    } catch (error) {
+      context.report(error);
+    }
+  });
+  setAttribute(remove, "aria-label", `Delete rule ${id}`);
 
   const stats = {
     windows: statistic("Windows evaluated"),
@@ -86,7 +120,8 @@ export function ruleCard(context: PageContext, initial: RuleReport): ItemView<Ru
     ),
     h("dl", { class: "stats", "aria-live": "polite" }, ...Object.values(stats).map((stat) => stat.element)),
     h("p", { class: "last-error" }, h("span", { class: "label" }, "Last error"), lastError),
-    h("div", { class: "card-actions" }, toggle),
+    ruleDocument(context, id),
+    h("div", { class: "card-actions" }, toggle, remove),
   );
 
   return {

@@ -8,10 +8,13 @@ import type { Page, PageContext } from "./page";
 import { ruleCard } from "./rule-card";
 import { ruleUpload } from "./rule-upload";
 
-/** `#/rules`: every installed rule with its status, enable and disable, and the upload of a rule document. */
+/**
+ * `#/rules`: every installed rule with its status and document, enable, disable and delete, and the
+ * installation of a rule document, from a file or pasted.
+ */
 export function rulesPage(context: PageContext): Page {
   const list = h("div", { class: "rule-list" });
-  const noRules = h("p", { class: "empty-note" }, "No rules yet: upload a rule document below.");
+  const noRules = h("p", { class: "empty-note" }, "No rules yet: install a rule document below.");
   const cards = keyedList<RuleReport>(
     list,
     (rule) => rule.id,
@@ -29,7 +32,7 @@ export function rulesPage(context: PageContext): Page {
       ),
     ),
     section("Installed rules", list, noRules),
-    section("Upload a rule document", ruleUpload(context)),
+    section("Install a rule document", ruleUpload(context)),
   );
   return {
     title: "Rules",

@@ -26,8 +26,8 @@ export function table<Item>(options: {
   columns: readonly Column<Item>[];
   keyOf: (item: Item) => string;
   empty: Child;
-  /** A frame of fixed height that scrolls, so that rows coming and going never move the page. */
-  fixedHeight?: boolean;
+  /** A frame that scrolls past a height, its empty note inside it: a long log never makes the page long. */
+  bounded?: boolean;
 }): Table<Item> {
   const { columns } = options;
   const body = h("tbody");
@@ -51,13 +51,13 @@ export function table<Item>(options: {
     "div",
     { class: "table-frame", role: "region", "aria-label": options.label, tabindex: 0 },
     h("table", {}, head, body),
-    options.fixedHeight ? emptyNote : undefined,
+    options.bounded ? emptyNote : undefined,
   );
   const element = h(
     "div",
-    { class: options.fixedHeight ? "table-block fixed-height" : "table-block" },
+    { class: options.bounded ? "table-block bounded" : "table-block" },
     frame,
-    options.fixedHeight ? undefined : emptyNote,
+    options.bounded ? undefined : emptyNote,
   );
   const rows = keyedList<Item>(body, options.keyOf, () => {
     const updates = columns.map((column, index) => {
@@ -84,7 +84,7 @@ export function table<Item>(options: {
     element,
     update(items) {
       rows.update(items);
-      frame.hidden = items.length === 0 && !options.fixedHeight;
+      frame.hidden = items.length === 0 && !options.bounded;
       emptyNote.hidden = items.length > 0;
     },
   };

@@ -5,12 +5,15 @@ import { problemOnError, problemOnMethodNotAllowed, problemOnNotFound } from "..
 import { ApiError } from "../shared/problems";
 import { SettingsError } from "../shared/settings";
 import { readConfig } from "./config";
+import { collectorRoutes, requiredMetricsRoutes } from "./collectors/collector-routes";
+import { collectorStateRoutes } from "./collectors/collector-state-routes";
 import { contractRoutes } from "./contract/contract-routes";
 import { docsAsset } from "./contract/docs-assets";
 import { dashboardRoutes } from "./dashboard/dashboard-routes";
 import type { AppEnv } from "./http/app-env";
 import { authentication } from "./http/auth";
 import { refuseUnknownQuery } from "./http/query-check";
+import { streamRoutes } from "./intake/collectors/stream-routes";
 import { pingRoutes, queryRoutes } from "./intake/line-protocol/handshake-routes";
 import { influxV1WriteRoutes, influxV2WriteRoutes } from "./intake/line-protocol/write-routes";
 import { otlpMetricsRoutes } from "./intake/otlp/routes";
@@ -35,6 +38,17 @@ function onError(error: Error): Response {
   return problemAnswer(error);
 }
 
+/**
+ * The original's data-collector protocol, which its collectors also reach with the token in the
+ * path (`/c/<token>/…`, see auth.ts), since they send no credentials.
+ */
+function collectorProtocol() {
+  return new Hono<AppEnv>()
+    .route("/data-collectors", collectorRoutes)
+    .route("/streams", streamRoutes)
+    .route("/required-metrics", requiredMetricsRoutes);
+}
+
 /** The routes of the API, mounted both under /v1 and at the root. */
 function createApi() {
   const api = new Hono<AppEnv>()
@@ -53,7 +67,9 @@ function createApi() {
     .route("/ping", pingRoutes)
     .route("/query", queryRoutes)
     .route("/api/v1/write", remoteWriteRoutes)
-    .route("/otlp/v1/metrics", otlpMetricsRoutes);
+    .route("/otlp/v1/metrics", otlpMetricsRoutes)
+    .route("/data-collector-states", collectorStateRoutes)
+    .route("/", collectorProtocol());
   // The document describes `api` as it is once these are added: /openapi.json and /docs included.
   return api.route("/", contractRoutes(api));
 }
@@ -82,6 +98,10 @@ export function createApp() {
   const api = createApi();
   app.route("/v1", api);
   app.route("/", api);
+  // Outside the document's two servers: the same routes as under /v1 and /, with the token in the path.
+  const tokenInPath = new Hono<AppEnv>().use(refuseUnknownQuery).route("/", collectorProtocol());
+  app.route("/c/:token/v1", tokenInPath);
+  app.route("/c/:token", tokenInPath);
   // At the root only: the docs page names its script by absolute path.
   app.get("/_docs/*", docsAsset);
   // At the root only, as well: the dashboard's page and the files it names by absolute path.

@@ -68,6 +68,14 @@ export const configSchema = z.object({
     "expected an http or https URL, such as http://127.0.0.1:8788",
   ),
   RELAY_TOKEN: textSetting(""),
+  /**
+   * The service's public base URL, for a service behind a proxy: the data collectors' stream
+   * addresses start with it. Empty: the origin of the collector's own request.
+   */
+  PUBLIC_URL: textSetting("").refine(
+    (url) => url === "" || isHttpUrl(url),
+    "expected an http or https URL, such as https://monitoring.example.com",
+  ),
   /** Set by the local launcher only: the token of its `/_local` control routes (graceful stop). */
   LOCAL_CONTROL_TOKEN: textSetting(""),
 });

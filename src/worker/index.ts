@@ -4,6 +4,7 @@ import { consumeIntake } from "./delivery/intake-consumer";
 import { consumingBatch } from "./ops/drain";
 import { usage } from "./ops/usage";
 
+export { CollectorRegistry } from "./collectors/collector-registry";
 export { MetricCatalog } from "./metrics/metric-catalog";
 export { MetricObject } from "./metrics/metric-object";
 export { KnowledgeBase } from "./model/knowledge-base";

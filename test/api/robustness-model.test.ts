@@ -20,6 +20,20 @@ const validModels: Json[] = [
     { clazz: "VM", id: id("backend"), type: "Backend", cloudProvider: id("azure"), numberOfCPUs: 4 },
     { clazz: "CloudProvider", id: id("azure"), type: "IaaS" },
   ],
+  {
+    cloudProviders: [{ id: id("gcp"), type: "IaaS" }],
+    locations: [{ id: id("eu"), type: "Region" }],
+    vMs: [{ id: id("worker"), type: "Worker", cloudProvider: id("gcp"), location: id("eu"), numberOfCPUs: 1 }],
+    paaSServices: [{ id: id("queue"), type: "Queue", cloudProvider: id("gcp"), location: id("eu") }],
+    externalComponents: [{ id: id("cdn"), type: "CDN" }],
+    components: [{ id: id("legacy"), type: "Mainframe" }],
+    internalComponents: [
+      { id: id("app"), type: "App", providedMethods: [], requiredComponents: [id("queue"), id("cdn"), id("legacy")] },
+    ],
+    nodes: [{ id: id("blade"), type: "Blade", vms: [id("worker")] }],
+    clusters: [{ id: id("hpc"), type: "HPC", nodes: [id("blade")] }],
+    racks: [{ id: id("rack"), type: "Rack42", nodes: [id("blade")] }],
+  },
 ];
 
 describe("the model routes under random and mutated bodies", () => {

@@ -71,16 +71,16 @@ describe.skipIf(!hasChromium)("the dashboard's pages", () => {
   it("shows what each way in accepted, refused and skipped", async () => {
     const line = await fetch(`${service.url}/write`, {
       method: "POST",
-      body: "lp_overview,host=vm1 load=0.5,state=\"ok\"\nlp_overview,host=vm1 load=",
+      body: 'lp_overview,host=vm1 load=0.5,state="ok"\nlp_overview,host=vm1 load=',
     });
     expect(line.status).toBe(400);
     const { page } = await newWatchedPage(browser);
     await page.goto(`${service.url}/#/`);
     const routes = page.getByRole("region", { name: "Intake by route" });
     const influx = routes.getByRole("row").filter({ hasText: "InfluxDB 1.x line protocol" });
-    await expect.poll(async () => (await influx.innerText()).replace(/\s+/g, " ")).toMatch(
-      /InfluxDB 1\.x line protocol \/write 1 1 1 string fields/,
-    );
+    await expect
+      .poll(async () => (await influx.innerText()).replace(/\s+/g, " "))
+      .toMatch(/InfluxDB 1\.x line protocol \/write 1 1 1 string fields/);
     expect(await routes.getByRole("row").filter({ hasText: "/api/v1/write" }).count()).toBe(1);
     await page.close();
   });
@@ -112,7 +112,7 @@ describe.skipIf(!hasChromium)("the dashboard's pages", () => {
     await page.close();
   });
 
-  it("reaches the main navigation, the observers' buttons and the form with Tab, each with a name", async () => {
+  it("reaches the main navigation, the observers' buttons and the form's with Tab, each with a name", async () => {
     const { page } = await newWatchedPage(browser);
     await page.goto(`${service.url}/#/metrics/CPUUtilization`);
     await page.locator(".observer-card").nth(1).waitFor();
@@ -127,12 +127,39 @@ describe.skipIf(!hasChromium)("the dashboard's pages", () => {
         `button Pause observer ${receiver.url}/tower`,
         `button Replay dead data of ${receiver.url}/tower`,
         `button Delete observer ${receiver.url}/tower`,
-        "combobox Format",
-        "combobox Protocol",
-        "textbox Callback URL",
-        "button Add observer",
+        // The metric has observers: the form is folded under its button, each attempt log under its own.
+        "button Add an observer",
+        expect.stringMatching(/^button Attempt log latest: (delivered|failed) /),
       ]),
     );
+    await page.close();
+  });
+
+  it("draws every class of the model in its column, with a legend of the references drawn", async () => {
+    const { page } = await newWatchedPage(browser);
+    await page.goto(`${service.url}/#/model`);
+    await page.locator(".model-picture .node").first().waitFor();
+    const titles = await page.locator(".model-picture .column-title").allTextContents();
+    expect(titles).toEqual([
+      "Providers and locations (3)",
+      "Racks (1)",
+      "Nodes (1)",
+      "VMs and services (4)",
+      "Internal components (3)",
+      "Methods (6)",
+    ]);
+    for (const clazz of ["Location", "Rack", "Node", "PaaSService", "VM"]) {
+      expect(await page.locator(`.model-picture .node-${clazz}`).count(), clazz).toBeGreaterThan(0);
+    }
+    expect(await page.locator(".model-legend li").allTextContents()).toEqual([
+      "runs on (→ cloud provider)",
+      "is located in (→ location)",
+      "holds (rack or cluster → node, node → VM)",
+      "requires (component → component)",
+      "provides (component → method)",
+    ]);
+    const rack = page.getByRole("row").filter({ hasText: "rack1" });
+    expect((await rack.innerText()).replace(/\s+/g, " ")).toBe("rack1 Rack Rack42 holds blade1");
     await page.close();
   });
 

@@ -7,9 +7,10 @@ import { dashboardModel } from "./support/dashboard-data.ts";
 import { newWatchedPage } from "./support/dashboard-page.ts";
 
 /*
- * The rules page in Debian's Chromium: a rule document uploaded as a file is installed, or its
- * problems shown as the API words them; the rule's output metric, once its windows close, is
- * plotted on that metric's page; the rule is disabled and enabled with its button.
+ * The rules page in Debian's Chromium: a rule document uploaded as a file or pasted is installed,
+ * or its problems shown as the API words them; the rule's output metric, once its windows close, is
+ * plotted on that metric's page; the rule is disabled and enabled with its button, shows its
+ * document, and is deleted with its button.
  */
 
 if (!hasChromium) console.warn(noChromiumMessage);
@@ -48,7 +49,7 @@ describe.skipIf(!hasChromium)("rules on the dashboard", () => {
   }
 
   async function upload(document: ReturnType<typeof file>): Promise<void> {
-    await page.getByLabel("Rule document (XML or JSON)").setInputFiles(document);
+    await page.getByLabel("Rule document file (XML or JSON)").setInputFiles(document);
     await page.getByRole("button", { name: "Install rules" }).click();
   }
 
@@ -134,5 +135,46 @@ describe.skipIf(!hasChromium)("rules on the dashboard", () => {
     await card.getByRole("button", { name: `Enable rule ${rule}` }).click();
     await card.getByText("Enabled", { exact: true }).waitFor();
     await eventually(async () => (await ruleEnabled()) === true);
+  });
+
+  it("shows a rule's document, as the API answers it", async () => {
+    const card = page.locator(".rule-card", { hasText: rule });
+    await card.getByText("Rule document (XML)").click();
+    const document = await (await fetch(`${service.url}/v1/monitoring-rules/${rule}`)).text();
+    expect(document).toContain(`<monitoringRule id="${rule}"`);
+    await expect.poll(() => card.locator(".rule-document pre").textContent()).toBe(document);
+  });
+
+  it("installs a pasted document, and refuses a file and a pasted document at once", async () => {
+    const actions = [
+      { name: "OutputMetric", parameters: { metric: "PastedOutput", resourceId: "ID", value: "METRIC" } },
+    ];
+    const pasted = { monitoringRules: [{ ...ruleDocument.monitoringRules[0]!, id: "Pasted", actions }] };
+    const textBox = page.getByLabel("Or paste the document");
+    await textBox.fill(JSON.stringify(pasted));
+    await page
+      .getByLabel("Rule document file (XML or JSON)")
+      .setInputFiles(file("also.json", "application/json", "{}"));
+    await page.getByRole("button", { name: "Install rules" }).click();
+    await page.getByText("Choose a file or paste a document, not both.").waitFor();
+
+    await page.getByLabel("Rule document file (XML or JSON)").setInputFiles([]);
+    await page.getByRole("button", { name: "Install rules" }).click();
+    await page.getByText("Installed the rules of the pasted document.").waitFor();
+    await page.locator(".rule-card", { hasText: "Pasted" }).waitFor();
+    expect(await textBox.inputValue()).toBe("");
+    expect((await installedRules()).map((installed) => installed.id)).toContain("Pasted");
+  });
+
+  it("deletes a rule with its button, once confirmed", async () => {
+    const card = page.locator(".rule-card", { hasText: "Pasted" });
+    page.once("dialog", (dialog) => dialog.dismiss());
+    await card.getByRole("button", { name: "Delete rule Pasted" }).click();
+    expect((await installedRules()).map((installed) => installed.id)).toContain("Pasted");
+
+    page.once("dialog", (dialog) => dialog.accept());
+    await card.getByRole("button", { name: "Delete rule Pasted" }).click();
+    await card.waitFor({ state: "detached" });
+    expect((await installedRules()).map((installed) => installed.id)).toEqual([rule]);
   });
 });

@@ -226,4 +226,51 @@ describe("monitoring rules on the running service", () => {
     });
     expect(((await report.json()) as { calls: unknown }).calls).toMatchObject({ delivered: 1, failed: 1, backlog: 0 });
   }, 60_000);
+
+  it("groups through the whole ontology: methods by the rack and the location of the VMs they run on", async () => {
+    const placement = await service.call("POST", "/v1/resources", [
+      { clazz: "Location", id: "eu-west", type: "Region" },
+      { clazz: "VM", id: "frontend1", type: "Frontend", cloudProvider: "amazon", location: "eu-west", numberOfCPUs: 2 },
+      { clazz: "Node", id: "blade1", type: "Blade", vms: ["frontend1"] },
+      { clazz: "Rack", id: "rack1", type: "Rack42", nodes: ["blade1"] },
+    ]);
+    expect(placement.status).toBe(204);
+    await install(
+      rule({
+        id: "sum-by-rack",
+        monitoredTargets: [{ class: "Method" }],
+        collectedMetric: { metricName: "placement.Requests" },
+        metricAggregation: { aggregateFunction: "Sum", groupingClass: "Rack" },
+        actions: outputMetric("placement.RequestsByRack"),
+      }),
+      rule({
+        id: "max-by-location",
+        monitoredTargets: [{ class: "Method" }],
+        collectedMetric: { metricName: "placement.Requests" },
+        metricAggregation: { aggregateFunction: "Max", groupingClass: "Location" },
+        actions: outputMetric("placement.MaxRequestsByLocation"),
+      }),
+    );
+    const byRack = await receiver();
+    const byLocation = await receiver();
+    await observe("placement.RequestsByRack", byRack.url);
+    await observe("placement.MaxRequestsByLocation", byLocation.url);
+
+    const start = nextWindowStart(2);
+    await post([
+      { metric: "placement.Requests", resourceId: "mic1-register", value: 3, timestamp: start + 100 },
+      { metric: "placement.Requests", resourceId: "mic1-saveAnswers", value: 4, timestamp: start + 200 },
+      // A VM is not a Method: the rules' targets leave it out.
+      { metric: "placement.Requests", resourceId: "frontend1", value: 100, timestamp: start + 300 },
+    ]);
+    await eventually(() => arrived(byRack).length > 0 && arrived(byLocation).length > 0, 20_000, {
+      what: "both rules' output",
+    });
+    expect(arrived(byRack)).toEqual([
+      { resourceId: "rack1", metric: "placement.RequestsByRack", value: 7, timestamp: start + 2_000 },
+    ]);
+    expect(arrived(byLocation)).toEqual([
+      { resourceId: "eu-west", metric: "placement.MaxRequestsByLocation", value: 4, timestamp: start + 2_000 },
+    ]);
+  }, 60_000);
 });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { Miniflare, NoOpLog } from "miniflare";
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
+import { assetsBehindBinding } from "./assets-binding.ts";
 import { newBundleDirectory } from "./bundle-directory.ts";
 import { runCustomBuild } from "./custom-build.ts";
 import { bindWorkerdToParent } from "./parent-death.ts";
@@ -38,7 +39,7 @@ export interface LocalWorker {
 }
 
 /** workerd's output must still be read, or it blocks once the pipe is full. */
-const discardOutput = (stdout: Readable, stderr: Readable) => {
+export const discardOutput = (stdout: Readable, stderr: Readable) => {
   stdout.resume();
   stderr.resume();
 };
@@ -48,7 +49,7 @@ const discardOutput = (stdout: Readable, stderr: Readable) => {
  * wrangler itself derives from the configuration (bindings, Durable Objects, queues, static
  * assets), and nothing between the client and the Worker: clients connect to a socket of the
  * Worker's own in workerd, not to Miniflare's entry socket, whose router worker would handle every
- * request first. Resolves once workerd listens; rejects if it cannot, for instance because the
+ * request first, and its static assets are reached through their binding only (assets-binding.ts). Resolves once workerd listens; rejects if it cannot, for instance because the
  * port is taken.
  */
 export async function startLocalWorker(options: LocalWorkerOptions): Promise<LocalWorker> {
@@ -74,17 +75,16 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
       ...(options.verbose
         ? workerConsole(options.consoleLevel ?? "debug")
         : { log: new NoOpLog(), handleRuntimeStdio: discardOutput }),
-      workers: [
-        {
-          ...workerOptions,
-          // Durable Object storage is keyed by the Worker's name, as under wrangler dev.
-          name: config.name,
-          modulesRoot: outdir,
-          modules: [{ type: "ESModule", path: entry }],
-          bindings: { ...workerOptions.bindings, ...options.bindings },
-          unsafeDirectSockets: [{ host: "127.0.0.1", port: options.port }],
-        },
-      ],
+      // The Worker first: Miniflare's entry socket and unsafeGetDirectURL() answer for the first.
+      workers: assetsBehindBinding({
+        ...workerOptions,
+        // Durable Object storage is keyed by the Worker's name, as under wrangler dev.
+        name: config.name,
+        modulesRoot: outdir,
+        modules: [{ type: "ESModule", path: entry }],
+        bindings: { ...workerOptions.bindings, ...options.bindings },
+        unsafeDirectSockets: [{ host: "127.0.0.1", port: options.port }],
+      }),
     });
     await miniflare.ready;
     const url = (await miniflare.unsafeGetDirectURL()).origin;

@@ -3,6 +3,7 @@ import { bearerToken } from "../../shared/http/bearer";
 import { ApiError } from "../../shared/problems";
 import type { Config } from "../config";
 import type { AppEnv } from "./app-env";
+import { splitPathToken } from "./path-token";
 
 /** What a request needs: nothing, an ingest or admin token, or an admin token. */
 export type Access = "open" | "ingest" | "admin";
@@ -20,6 +21,12 @@ const ingestRoute = /^\/(monitoringdata|results)\/?$/;
  */
 const agentRoute = /^\/(write|query|api\/v2\/write|api\/v1\/write|otlp\/v1\/metrics)\/?$/;
 const queryTokenRoute = /^\/(write|query)\/?$/;
+/**
+ * The original's data-collector protocol: registration, keep-alive, configuration and the stream
+ * endpoint, which take ingest tokens (also in the path, see path-token.ts), and what collectors must send.
+ */
+const collectorRoute =
+  /^\/(data-collectors(\/[^/]+(\/(keepalive|configuration))?)?|streams\/[^/]+|required-metrics)\/?$/;
 
 /**
  * The access a request path needs, the same with and without the /v1 prefix. Only the health
@@ -32,7 +39,7 @@ const queryTokenRoute = /^\/(write|query)\/?$/;
 export function requiredAccess(path: string): Access {
   const route = path.replace(/^\/v1(?=\/|$)/, "");
   if (openRoute.test(route) || docsAssets.test(path) || dashboard.test(path)) return "open";
-  if (ingestRoute.test(route) || agentRoute.test(route)) return "ingest";
+  if (ingestRoute.test(route) || agentRoute.test(route) || collectorRoute.test(route)) return "ingest";
   return "admin";
 }
 
@@ -127,19 +134,26 @@ async function authorize(access: Exclude<Access, "open">, token: string | undefi
   }
 }
 
+/** The token a request presents: in its path prefix, else in the forms its route takes. */
+function presentedToken(path: string, url: string, authorization: string | undefined): string | undefined {
+  const inPath = splitPathToken(new URL(url).pathname);
+  if (inPath.prefix) return inPath.token;
+  const route = path.replace(/^\/v1(?=\/|$)/, "");
+  return agentRoute.test(route) ? agentToken(route, url, authorization) : bearerToken(authorization);
+}
+
 /**
  * Bearer-token authentication with two roles: admin tokens may do everything, ingest
  * tokens may only send monitoring data. A service without any token refuses to run open (503)
- * unless AUTH_DISABLED says so; the open routes stay open either way.
+ * unless AUTH_DISABLED says so; the open routes stay open either way. A path under the token
+ * prefix (`/c/<token>/…`) needs the access of the path after it, with the prefix's token.
  */
 export const authentication = createMiddleware<AppEnv>(async (c, next) => {
-  const access = requiredAccess(c.req.path);
+  const inPath = splitPathToken(c.req.path);
+  const access = requiredAccess(inPath.path);
   const config = c.get("config");
   if (access !== "open" && !config.AUTH_DISABLED) {
-    const route = c.req.path.replace(/^\/v1(?=\/|$)/, "");
-    const authorization = c.req.header("authorization");
-    const token = agentRoute.test(route) ? agentToken(route, c.req.url, authorization) : bearerToken(authorization);
-    await authorize(access, token, config);
+    await authorize(access, presentedToken(inPath.path, c.req.url, c.req.header("authorization")), config);
   }
   await next();
 });

@@ -151,7 +151,7 @@ type ResourceOfClass<C extends ResourceClass> = { clazz: C } & z.output<z.ZodObj
 
 /** A resource of the model: every field but the id may be missing on what a data collector registered. */
 export type Resource = { [C in ResourceClass]: ResourceOfClass<C> }[ResourceClass];
-export type ResourceOf<C extends ResourceClass> = Extract<Resource, { clazz: C }>;
+type ResourceOf<C extends ResourceClass> = Extract<Resource, { clazz: C }>;
 
 /**
  * The schema of an element of class `clazz` in one of the flat forms, or in the grouped form, where
@@ -197,8 +197,6 @@ export const modelDocumentSchema = z
   });
 
 export type ModelDocument = z.output<typeof modelDocumentSchema>;
-/** An element as the grouped form holds it: the array names its class. */
-export type ResourceFields<C extends ResourceClass> = ModelDocument[(typeof groupOfClass)[C]][number];
 
 function oneOfEveryClass(schemaOf: (clazz: ResourceClass) => z.ZodType) {
   return resourceClasses.map(schemaOf) as unknown as [ElementSchema, ...ElementSchema[]];

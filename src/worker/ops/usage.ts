@@ -10,6 +10,7 @@ export const intakeRoutes = [
   "/api/v2/write",
   "/api/v1/write",
   "/otlp/v1/metrics",
+  "/streams",
 ] as const;
 export type IntakeRoute = (typeof intakeRoutes)[number];
 
@@ -18,7 +19,7 @@ export interface RouteCounts {
   dataAccepted: number;
   /** Lines (line protocol), series (remote write) or data points (OTLP) refused while the rest was accepted. */
   refused: number;
-  /** Line-protocol string fields, which are no data. */
+  /** String values that are no number (line-protocol string fields, the data collectors' strings): no data. */
   stringFieldsSkipped: number;
   /** Prometheus stale markers, which mark a series' end, not a value. */
   staleMarkersSkipped: number;

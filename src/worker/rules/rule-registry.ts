@@ -11,6 +11,15 @@ import { ruleStub } from "./rule-object";
 
 export type RuleInstallation = { ok: true } | { ok: false; problems: FieldProblem[] };
 
+/** What an installed rule asks of the data collectors, and what it gives back. */
+export interface RuleCollection {
+  /** The metric the rule reads, with the parameters its collectors are handed. */
+  collectedMetric: RuleDefinition["collectedMetric"];
+  monitoredTargets: RuleDefinition["monitoredTargets"];
+  /** The metric the rule writes. */
+  outputMetric: string;
+}
+
 type RuleRow = { id: string; definition: string; enabled: number };
 
 function installed(row: RuleRow): InstalledRule {
@@ -77,6 +86,18 @@ export class RuleRegistry extends DurableObject<Env> {
   get(id: string): InstalledRule | null {
     const row = this.sql.exec<RuleRow>("SELECT id, definition, enabled FROM rule WHERE id = ?", id).toArray()[0];
     return row ? installed(row) : null;
+  }
+
+  /**
+   * What every installed rule, enabled or not, collects and produces: the data collectors'
+   * configurations follow the installed rules, not whether each runs now.
+   */
+  collections(): RuleCollection[] {
+    return this.rows().map((row) => {
+      const rule = this.compile(JSON.parse(row.definition));
+      const { collectedMetric, monitoredTargets } = rule.definition;
+      return { collectedMetric, monitoredTargets, outputMetric: rule.outputMetric };
+    });
   }
 
   /** Enables or disables a rule; null if there is no such rule. */

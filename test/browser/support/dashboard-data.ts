@@ -2,8 +2,8 @@ import { rdfJsonBody } from "../../../tools/testing/monitoring-data.ts";
 import type { Service } from "../../e2e/support/service.ts";
 
 /*
- * A service with something to show: a model of two cloud providers, three VMs, three components
- * and their methods; CPU and response-time metrics with a few minutes of data; observers in each
+ * A service with something to show: a model of two cloud providers, a location, three VMs (two in
+ * a node of a rack), a PaaS database, three components and their methods; CPU and response-time metrics with a few minutes of data; observers in each
  * state; a rule that averages the CPU per VM and one that is disabled. Shared by the browser
  * tests and the screenshots (tools/screenshots.ts).
  */
@@ -19,11 +19,15 @@ export const dashboardModel = {
     { id: "amazon", type: "IaaS" },
     { id: "azure", type: "IaaS" },
   ],
+  locations: [{ id: "eu-west", type: "Region" }],
   vMs: [
-    { id: "frontend1", type: "Frontend", cloudProvider: "amazon", numberOfCPUs: 2 },
-    { id: "frontend2", type: "Frontend", cloudProvider: "amazon", numberOfCPUs: 2 },
+    { id: "frontend1", type: "Frontend", cloudProvider: "amazon", location: "eu-west", numberOfCPUs: 2 },
+    { id: "frontend2", type: "Frontend", cloudProvider: "amazon", location: "eu-west", numberOfCPUs: 2 },
     { id: "backend1", type: "Backend", cloudProvider: "azure", numberOfCPUs: 8 },
   ],
+  paaSServices: [{ id: "answers-db", type: "Database", cloudProvider: "azure" }],
+  nodes: [{ id: "blade1", type: "Blade", vms: ["frontend1", "frontend2"] }],
+  racks: [{ id: "rack1", type: "Rack42", nodes: ["blade1"] }],
   internalComponents: [
     {
       id: "mic1",
@@ -36,7 +40,7 @@ export const dashboardModel = {
       id: "answers-store",
       type: "Store",
       providedMethods: ["store-read", "store-write"],
-      requiredComponents: ["backend1"],
+      requiredComponents: ["backend1", "answers-db"],
     },
   ],
   methods: [

@@ -42,14 +42,18 @@ export const dashboardPages = [
 
 /**
  * The role and accessible name of the focused element, as Playwright's accessibility snapshot
- * computes them (the first line of the snapshot: `- button "Pause observer …"`); undefined when
+ * computes them (the first line of the snapshot: `- button "Pause observer …"`, quoted as YAML when
+ * it must be); undefined when
  * focus has left the page.
  */
 export async function focusedControl(page: Page): Promise<{ role: string; name: string } | undefined> {
   const focused = page.locator("*:focus");
   if ((await focused.count()) === 0) return undefined;
   const snapshot = await focused.ariaSnapshot();
-  const [, role = "", name = ""] = /^- ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?/.exec(snapshot) ?? [];
+  // A line that YAML would misread (a name with ": ", as a time has) comes single-quoted.
+  const quoted = /^- '((?:[^']|'')*)'/.exec(snapshot)?.[1];
+  const line = quoted === undefined ? snapshot : `- ${quoted.replaceAll("''", "'")}`;
+  const [, role = "", name = ""] = /^- ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?/.exec(line) ?? [];
   return { role, name: name.replace(/\\(.)/g, "$1") };
 }
 

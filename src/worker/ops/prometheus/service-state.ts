@@ -1,3 +1,5 @@
+import { collectorRegistry } from "../../collectors/collector-registry";
+import type { CollectorRecord } from "../../collectors/collector-store";
 import type { DeliveryStatus, ObserverState } from "../../delivery/vocabulary";
 import { metricCatalogStub } from "../../metrics/metric-catalog";
 import { metricStub } from "../../metrics/metric-object";
@@ -115,6 +117,22 @@ function ruleFamilies(rules: readonly { id: string; status: RuleStatus }[]): Fam
   ];
 }
 
+function collectorFamilies(collectors: readonly CollectorRecord[], now: number): Family[] {
+  return [
+    gauge("tower_data_collectors", "Data collectors registered (the original's protocol).", [
+      { labels: {}, value: collectors.length },
+    ]),
+    gauge(
+      "tower_data_collector_last_heard_seconds",
+      "Seconds since the data collector was last heard from (registration, keep-alive or configuration).",
+      collectors.map((collector) => ({
+        labels: { collector: collector.id },
+        value: Math.max(0, (now - collector.lastHeardAt) / 1000),
+      })),
+    ),
+  ];
+}
+
 /** What each way in accepted, refused and skipped, as this isolate counted it since it started. */
 function intakeFamilies(): Family[] {
   const each = (value: (counts: RouteCounts) => number) =>
@@ -132,7 +150,7 @@ function intakeFamilies(): Family[] {
     ),
     counter(
       "tower_intake_string_fields_skipped_total",
-      "Line-protocol string fields, which are no data.",
+      "String values that are no number (line-protocol string fields, data collectors' strings), which are no data.",
       each((counts) => counts.stringFieldsSkipped),
     ),
     counter(
@@ -145,7 +163,7 @@ function intakeFamilies(): Family[] {
 
 /**
  * The service's own state as metric families: per way in what it accepted and refused, per metric the data accepted, per observer its
- * delivery status and state, per rule its windows and outputs. Reads every metric's and rule's
+ * delivery status and state, per rule its windows and outputs, per data collector when it was last heard from. Reads every metric's and rule's
  * object (a few at a time), so a scrape costs one request per metric and per rule.
  */
 export async function serviceStateFamilies(env: Env): Promise<Family[]> {
@@ -167,6 +185,7 @@ export async function serviceStateFamilies(env: Env): Promise<Family[]> {
   const rules = (
     await inBatches(installed, async ({ id }) => ({ id, status: await ruleStub(env, id).status() }))
   ).flatMap(({ id, status }) => (status ? [{ id, status }] : []));
+  const collectors = await collectorRegistry(env).list();
   return [
     counter(
       "tower_metric_data_accepted_total",
@@ -175,6 +194,7 @@ export async function serviceStateFamilies(env: Env): Promise<Family[]> {
     ),
     ...observerFamilies(observers, now),
     ...ruleFamilies(rules),
+    ...collectorFamilies(collectors, now),
     ...intakeFamilies(),
   ];
 }
