@@ -147,6 +147,7 @@ const ratio = (value: number) => fixed(value, Math.abs(value) < 0.1 ? 3 : 2);
 export const intakeSection: BenchSection = async ({
   settings,
   serviceUrl,
+  floorUrl,
   towerEdge,
   influxDb,
   processes,
@@ -196,10 +197,13 @@ export const intakeSection: BenchSection = async ({
   const roundSeconds = seconds / 2;
   const healthRounds: Measured[] = [];
   const singlePostRounds: Measured[] = [];
+  const floorRounds: Measured[] = [];
   for (let round = 0; round < ratioRounds; round++) {
+    floorRounds.push(await load("GET", floorUrl, undefined, roundSeconds));
     healthRounds.push(await load("GET", `${serviceUrl}/healthz`, undefined, roundSeconds));
     singlePostRounds.push(await load("POST", intake, single, roundSeconds));
   }
+  const floor = combined(floorRounds);
   const health = combined(healthRounds);
   const singlePost = combined(singlePostRounds);
   const roundRatios = singlePostRounds.map((post, round) => post.load.perSecond / healthRounds[round]!.load.perSecond);
@@ -235,6 +239,16 @@ export const intakeSection: BenchSection = async ({
     ];
   };
   const throughputRows = [
+    [
+      "the platform floor (no-op Worker)",
+      fixed(floor.load.perSecond),
+      "0",
+      String(floor.load.errors),
+      "–",
+      "–",
+      "–",
+      "–",
+    ],
     ["GET /healthz", fixed(health.load.perSecond), "0", String(health.load.errors), "–", "–", "–", "–"],
     ...posts.map(({ measured }, index) => {
       const dataPerSecond = measured.load.perSecond * sizes[index]!.size;
@@ -282,6 +296,16 @@ export const intakeSection: BenchSection = async ({
   ];
 
   const postRatio = singlePost.load.perSecond / health.load.perSecond;
+  const healthToFloor = health.load.perSecond / floor.load.perSecond;
+  const postToFloor = singlePost.load.perSecond / floor.load.perSecond;
+  targets.record("healthz-vs-floor", {
+    measured: `${fixed(healthToFloor, 2)} (${fixed(health.load.perSecond)} ÷ ${fixed(floor.load.perSecond)} req/s)`,
+    met: healthToFloor >= 0.9,
+  });
+  targets.record("single-post-vs-floor", {
+    measured: `${fixed(postToFloor, 2)} (${fixed(singlePost.load.perSecond)} ÷ ${fixed(floor.load.perSecond)} req/s)`,
+    met: postToFloor >= 0.5,
+  });
   const thousandData = thousandRow.load.perSecond * 1_000;
   const headline = thousandData / ceiling(2);
   const thousandAccepted = thousandRow.load.requests * 1_000;
@@ -302,8 +326,10 @@ export const intakeSection: BenchSection = async ({
   });
   const drainSeconds = posts.map(({ drain: drained }) => fixed(drained.drainSeconds, 1));
   return [
-    `Intake: closed loop of ${concurrency} clients, ${seconds} s per row; the first two rows alternate in ` +
-      `${ratioRounds} rounds of ${fixed(roundSeconds, 1)} s each. Ceilings beside each row: JSON.parse of the ` +
+    `Intake: closed loop of ${concurrency} clients, ${seconds} s per row; the first three rows alternate in ` +
+      `${ratioRounds} rounds of ${fixed(roundSeconds, 1)} s each. The platform floor: a one-line Worker that ` +
+      "answers every request at once, in a workerd of its own under Miniflare, reached on its own socket as the " +
+      "Worker is; its CPU is not counted as the Worker's. Ceilings beside each row: JSON.parse of the " +
       `very bodies the row sends, in this (the bench's) process on one core, ${parseSeconds} s per size (after ` +
       `${parseWarmUpSeconds} s unmeasured) just before ` +
       "and just after the rows (the ceiling is the mean of the two); and, where InfluxDB runs, the same closed " +
@@ -342,6 +368,9 @@ export const intakeSection: BenchSection = async ({
     ),
     "",
     `Accepted data/s of 1,000-datum requests ÷ JSON.parse of the same bodies: **${fixed(headline, 2)}** (target ≥ 0.7).`,
+    "",
+    `Requests/s ÷ the platform floor: GET /healthz **${fixed(healthToFloor, 2)}** (target ≥ 0.9), single-datum ` +
+      `POST **${fixed(postToFloor, 2)}** (target ≥ 0.5).`,
     "",
     `Single-datum POST / GET /healthz requests/s ratio: **${fixed(postRatio, 2)}** ` +
       `(rounds from ${fixed(Math.min(...roundRatios), 2)} to ${fixed(Math.max(...roundRatios), 2)})`,

@@ -1,8 +1,10 @@
 import { Miniflare, NoOpLog } from "miniflare";
+import { unstable_readConfig } from "wrangler";
 import { discardOutput } from "../tools/start/local-worker.ts";
+import { wranglerConfigPath } from "../tools/start/project.ts";
 
 /** One line, no work: what a request costs the platform before any of the Worker's own. */
-export const noOpWorkerScript = `export default { fetch: () => new Response("ok") };`;
+const noOpWorkerScript = `export default { fetch: () => new Response("ok") };`;
 
 export interface PlatformFloor {
   /** http://127.0.0.1:<port> */
@@ -12,9 +14,11 @@ export interface PlatformFloor {
 
 /**
  * The platform's floor for a request: the no-op Worker in workerd under Miniflare, reached as
- * `npm start` reaches the service's Worker (startLocalWorker), on a socket of the Worker's own.
+ * `npm start` reaches the service's Worker (startLocalWorker), on a socket of the Worker's own,
+ * with the service's compatibility date.
  */
-export async function startPlatformFloor(compatibilityDate: string): Promise<PlatformFloor> {
+export async function startPlatformFloor(): Promise<PlatformFloor> {
+  const { compatibility_date: compatibilityDate } = unstable_readConfig({ config: wranglerConfigPath });
   const miniflare = new Miniflare({
     host: "127.0.0.1",
     port: 0,

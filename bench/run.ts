@@ -13,7 +13,9 @@ import { fourObserversSection } from "./four-observers.ts";
 import { connectInfluxDb } from "./influxdb.ts";
 import { intakeSection } from "./intake.ts";
 import { isolationSection } from "./isolation.ts";
+import { launcherMemorySection } from "./launcher-memory.ts";
 import { fixed } from "./markdown.ts";
+import { startPlatformFloor } from "./platform-floor.ts";
 import { platformOperationsSection } from "./platform-operations.ts";
 import { findDescendants, ProcessGroup } from "./process-accounting.ts";
 import { profileSection } from "./profile-section.ts";
@@ -40,6 +42,7 @@ const sections: Record<BenchSectionName, BenchSection> = {
   isolation: isolationSection,
   soak: soakSection,
   agents: agentIntakeSection,
+  launcher: launcherMemorySection,
 };
 
 /** The relay's entry point, as relay-child.ts starts it: how its process is told from other Node processes. */
@@ -86,12 +89,16 @@ async function main() {
     verbose: false,
     bindings: { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true", RELAY_URL: relay.url, RELAY_TOKEN: relayToken },
   });
+  // Found before the floor starts, whose workerd must not count as the Worker's.
+  const processes = benchProcesses();
+  const floor = await startPlatformFloor();
   const bench: BenchContext = {
     settings,
     serviceUrl: worker.url,
+    floorUrl: floor.url,
     towerEdge: towerEdge(worker.url),
     influxDb: await connectInfluxDb(settings.influxDbUrl),
-    processes: benchProcesses(),
+    processes,
     targets: new TargetBoard(),
     progress: (note) => console.error(note),
   };
@@ -117,6 +124,7 @@ async function main() {
   } finally {
     await bench.towerEdge.close();
     await bench.influxDb?.close();
+    await floor.dispose();
     await worker.dispose();
     await relay.stop();
     await rm(stateDir, { recursive: true, force: true });

@@ -13,6 +13,8 @@ export interface BenchContext {
   settings: BenchSettings;
   /** The Worker's base URL. */
   serviceUrl: string;
+  /** The platform floor's base URL: a no-op Worker reached the same way (platform-floor.ts). */
+  floorUrl: string;
   /** The Worker as `npm start` runs it, its relay in a process of its own. */
   towerEdge: SystemUnderTest;
   /** InfluxDB to compare with, when one runs on this machine. */

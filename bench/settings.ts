@@ -12,6 +12,7 @@ export const sectionNames = [
   "isolation",
   "soak",
   "agents",
+  "launcher",
 ] as const;
 export type BenchSectionName = (typeof sectionNames)[number];
 

@@ -55,8 +55,7 @@ export const api = {
   rule: (rule: string) => getJson<RuleReport>(rulePath(rule), asJson),
   setRuleEnabled: (rule: string, enabled: boolean) => sendJson<Rule>("PATCH", rulePath(rule), { enabled }),
   /** The rule as a document of the original's XML, as GET answers it by default. */
-  ruleDocument: async (rule: string) =>
-    (await callApi("GET", rulePath(rule), { accept: "application/xml" })).text(),
+  ruleDocument: async (rule: string) => (await callApi("GET", rulePath(rule), { accept: "application/xml" })).text(),
   deleteRule: (rule: string) => callApi("DELETE", rulePath(rule)),
   /** A rule document as its text: XML or JSON, told apart by its first character as the service does. */
   installRules: (document: string) =>

@@ -48,6 +48,14 @@ export function linkCell<Item>(
   };
 }
 
+/** A name (a metric's, an observer's address) that wraps at its word boundaries only. */
+export function nameCell<Item>(text: (item: Item) => string) {
+  return () => {
+    const element = h("span", {});
+    return { element, update: (item: Item) => setName(element, text(item)) };
+  };
+}
+
 export function badgeCell<Item>(state: (item: Item) => [string, Tone]) {
   return () => {
     const view: Badge = badge();

@@ -1,10 +1,10 @@
 import { actionButton } from "./action-button";
-import { disclosure } from "./disclosure";
 import { api } from "./api";
 import { unlessGone } from "./api-client";
 import type { RecentDatum } from "./api-types";
 import { attemptsShown } from "./attempt-log";
 import { lineChart, type Series } from "./chart";
+import { disclosure } from "./disclosure";
 import { h, setAttribute, setText } from "./dom";
 import { data, formatCount } from "./format";
 import { keyedList } from "./keyed-list";

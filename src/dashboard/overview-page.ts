@@ -2,7 +2,7 @@ import { api } from "./api";
 import { unlessGone } from "./api-client";
 import type { Metric, ObserverReport, Rule, Usage } from "./api-types";
 import { enabledBadge, observerHealth, observerStateBadge } from "./badges";
-import { badgeCell, linkCell } from "./cells";
+import { badgeCell, linkCell, nameCell } from "./cells";
 import { h, setText } from "./dom";
 import { data, formatCount, formatRate, observerTarget } from "./format";
 import { pageHeader, section, statTile } from "./layout";
@@ -30,6 +30,7 @@ const intakeRouteNames: Record<IntakeRouteRow["route"], string> = {
   "/api/v2/write": "InfluxDB 2.x line protocol",
   "/api/v1/write": "Prometheus remote write",
   "/otlp/v1/metrics": "OpenTelemetry (OTLP)",
+  "/streams": "Data collectors (the original's streams)",
 };
 
 interface ObserverRow {
@@ -129,7 +130,7 @@ export function overviewPage(): Page {
     keyOf: (row) => row.observer.id,
     empty: "No observers yet: add one on a metric's page.",
     columns: [
-      { label: "Observer", width: "20%", text: (row) => observerTarget(row.observer) },
+      { label: "Observer", width: "20%", view: nameCell((row) => observerTarget(row.observer)) },
       {
         label: "Metric",
         width: "16%",

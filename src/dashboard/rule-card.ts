@@ -36,8 +36,7 @@ function ruleDocument(context: PageContext, id: string): HTMLElement {
       context.report(error);
     }
   };
-  return disclosure(["Rule document (XML)"], h("pre", {}, text), { className: "rule-document", onOpen: read })
-    .element;
+  return disclosure(["Rule document (XML)"], h("pre", {}, text), { className: "rule-document", onOpen: read }).element;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, maxListedProblems, maxProblemTextLength, problemBody } from "./problems.ts";
+import { z } from "zod";
+import { ApiError, maxListedProblems, maxProblemTextLength, problemBody, zodProblems } from "./problems.ts";
 
 const problemsOf = (count: number) =>
   Array.from({ length: count }, (_, index) => ({ path: `/items/${index}`, message: `Problem ${index}.` }));
@@ -46,5 +47,26 @@ describe("problemBody", () => {
 
   it("has no errors member for an error without problems", () => {
     expect(problemBody(ApiError.notFound("No."))).not.toHaveProperty("errors");
+  });
+});
+
+describe("zodProblems", () => {
+  const registration = z.strictObject({ format: z.string().optional(), protocol: z.string().optional() });
+
+  it("reports each unknown key at itself, with the key probably meant when one is close", () => {
+    const result = registration.safeParse({ fromat: "GRAPHITE", colour: "red", nested: {} });
+    expect(result.success || zodProblems(result.error)).toEqual([
+      { path: "/fromat", message: 'Unknown field; did you mean "format"?' },
+      { path: "/colour", message: "Unknown field." },
+      { path: "/nested", message: "Unknown field." },
+    ]);
+  });
+
+  it("finds the key meant in a nested object, among that object's keys", () => {
+    const schema = z.strictObject({ target: z.strictObject({ host: z.string(), port: z.number() }) });
+    const result = schema.safeParse({ target: { host: "h", port: 1, prot: 2 } });
+    expect(result.success || zodProblems(result.error)).toEqual([
+      { path: "/target/prot", message: 'Unknown field; did you mean "port"?' },
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 /*
  * Problem details (RFC 9457): the one error shape of the Worker and the relay alike.
  */
-import type { z } from "zod";
+import { z } from "zod";
+import { nearMiss } from "./near-miss.ts";
 
 /** One problem in a request, located by a JSON pointer (RFC 6901) into the body or path. */
 export interface FieldProblem {
@@ -126,16 +127,39 @@ export function jsonPointer(path: readonly PropertyKey[]): string {
 }
 
 /**
+ * zod's issue for unknown keys names them but not the keys the object takes, which the schema that
+ * raised it knows: they are kept on the issue, so that a misspelt key can be answered with the one
+ * probably meant. (No message is set here: the issue keeps zod's own.)
+ */
+z.config({
+  customError(issue) {
+    if (issue.code !== "unrecognized_keys") return undefined;
+    const shape = (issue.inst as { _zod?: { def?: { shape?: object } } } | undefined)?._zod?.def?.shape;
+    if (shape) Object.assign(issue, { known: Object.keys(shape) });
+    return undefined;
+  },
+});
+
+/** "Unknown field.", with the name probably meant when one of `known` is close. */
+export function unknownField(key: string, known: readonly string[] = []): string {
+  const meant = nearMiss(key, known);
+  return meant === undefined ? "Unknown field." : `Unknown field; did you mean "${meant}"?`;
+}
+
+/**
  * One problem per zod issue, located by JSON pointer. An unknown key is reported at the key
- * itself, so the client sees exactly which field to remove; a record key that is not valid is
- * reported there too, with what is wrong with it rather than zod's generic "Invalid key in record".
+ * itself, so the client sees exactly which field to remove (or the one probably meant); a record
+ * key that is not valid is reported there too, with what is wrong with it rather than zod's generic
+ * "Invalid key in record".
  */
 export function zodProblems(error: z.core.$ZodError, prefix: readonly PropertyKey[] = []): FieldProblem[] {
   const problems: FieldProblem[] = [];
   for (const issue of error.issues) {
     const path = [...prefix, ...issue.path];
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) problems.push({ path: jsonPointer([...path, key]), message: "Unknown field." });
+      const { known } = issue as { known?: string[] };
+      for (const key of issue.keys)
+        problems.push({ path: jsonPointer([...path, key]), message: unknownField(key, known) });
     } else if (issue.code === "invalid_key") {
       for (const keyIssue of issue.issues) problems.push({ path: jsonPointer(path), message: keyIssue.message });
     } else {

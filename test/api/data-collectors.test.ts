@@ -241,3 +241,12 @@ describe("GET /data-collector-states", () => {
     expect(Date.parse(state?.expiresAt ?? "")).toBeGreaterThan(Date.now());
   });
 });
+
+describe("in /prometheus", () => {
+  it("counts the collectors and tells how long each has been silent", async () => {
+    const id = await register();
+    const text = await (await request("GET", "/prometheus")).text();
+    expect(text).toContain("# TYPE tower_data_collectors gauge\ntower_data_collectors 1\n");
+    expect(text).toMatch(new RegExp(`tower_data_collector_last_heard_seconds\\{collector="${id}"\\} [\\d.]+\\n`));
+  });
+});

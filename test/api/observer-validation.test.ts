@@ -65,6 +65,11 @@ describe.each(prefixes)("observer bodies under %o", (prefix) => {
     ["an unknown protocol", { protocol: "SMTP", ...http }, [{ path: "/protocol", message: protocolMessage }]],
     ["an unknown field", { ...http, priority: 1 }, [{ path: "/priority", message: "Unknown field." }]],
     [
+      "a misspelt field, with the one probably meant",
+      { ...http, fromat: "GRAPHITE" },
+      [{ path: "/fromat", message: 'Unknown field; did you mean "format"?' }],
+    ],
+    [
       "a secret of 15 characters",
       { ...http, secret: "x".repeat(15) },
       [{ path: "/secret", message: 'The secret must be at least 16 characters long (or "generate").' }],

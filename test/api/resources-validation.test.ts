@@ -15,6 +15,12 @@ const arrayList =
 const componentTarget = "a Component (or a VM, an InternalComponent, an ExternalComponent or a PaaSService)";
 const vm = { id: "vm9", type: "Worker", cloudProvider: "amazon", numberOfCPUs: 1 };
 
+/** What a PUT, judged against its body alone, finds besides: the VM's provider is not in the body. */
+const amazonMissing = (method: "PUT" | "POST", at: string) =>
+  method === "PUT"
+    ? [{ path: `${at}/cloudProvider`, message: 'No resource has the id "amazon"; expected a CloudProvider.' }]
+    : [];
+
 describe.each(["PUT", "POST"] as const)("%s /resources: the shape of the body", (method) => {
   it("rejects a body that is neither form", async () => {
     for (const body of ["model", 42, null, true]) {
@@ -53,6 +59,7 @@ describe.each(["PUT", "POST"] as const)("%s /resources: the shape of the body", 
           path: "/vMs/0/providedMethods",
           message: 'Field "providedMethods" is not allowed on a VM; it belongs to InternalComponent.',
         },
+        ...amazonMissing(method, "/vMs/0"),
       ],
     );
   });
@@ -60,6 +67,7 @@ describe.each(["PUT", "POST"] as const)("%s /resources: the shape of the body", 
   it("rejects a grouped element whose clazz is not its array's class", async () => {
     await expectRejected(method, { vMs: [{ ...vm, clazz: "Method" }] }, schemaDetail, [
       { path: "/vMs/0/clazz", message: 'Must be "VM" in vMs.' },
+      ...amazonMissing(method, "/vMs/0"),
     ]);
   });
 
@@ -94,8 +102,27 @@ describe.each(["PUT", "POST"] as const)("%s /resources: the shape of the body", 
             'Field "cloudProvider" is not allowed on a Method; it belongs to VM, ExternalComponent and PaaSService.',
         },
         { path: "/0/numberOfCPUs", message: 'Field "numberOfCPUs" is not allowed on a Method; it belongs to VM.' },
+        // Posted into the stored model, where frontend1 is a VM.
+        ...(method === "POST"
+          ? [
+              {
+                path: "/0/id",
+                message: '"frontend1" is a VM in the stored model; an id cannot change class (delete it first).',
+              },
+            ]
+          : []),
       ],
     );
+  });
+
+  it("refuses one element sent without its array, saying to wrap it", async () => {
+    const takes = method === "POST" ? "POST takes an array" : "PUT takes the whole model, an array";
+    await expectRejected(method, { clazz: "VM", ...vm }, schemaDetail, [
+      {
+        path: "",
+        message: `This is one element, not a model: ${takes} of elements (or the grouped form); wrap the element in [ ].`,
+      },
+    ]);
   });
 });
 
@@ -237,6 +264,26 @@ describe("ids and references", () => {
     await upload("PUT", { methods: [{ id: "frontend1", type: "op" }] });
     const response = await request("GET", "/resources/frontend1");
     expect(await response.json()).toEqual({ clazz: "Method", id: "frontend1", type: "op" });
+  });
+
+  it("lists the problems of fields and of references in one response", async () => {
+    await expectRejected(
+      "POST",
+      {
+        vMs: [{ ...vm, numberOfCPUs: 0, cloudProvider: "nowhere" }],
+        internalComponents: [{ id: "c9", type: "Svc", providedMethods: ["ghost"], requiredComponents: [7] }],
+      },
+      schemaDetail,
+      [
+        { path: "/vMs/0/numberOfCPUs", message: "Must be an integer of at least 1." },
+        { path: "/internalComponents/0/requiredComponents/0", message: "Must be the id of a Component." },
+        { path: "/vMs/0/cloudProvider", message: 'No resource has the id "nowhere"; expected a CloudProvider.' },
+        {
+          path: "/internalComponents/0/providedMethods/0",
+          message: 'No resource has the id "ghost"; expected a Method.',
+        },
+      ],
+    );
   });
 
   it("lists every problem of the body in one response", async () => {

@@ -179,11 +179,11 @@ describe.skipIf(!hasChromium)("a metric's page on the dashboard", () => {
     expect(years[0]).toBeLessThanOrEqual(2016);
     expect(years.at(-1)).toBeGreaterThanOrEqual(2024);
     // No two labels overlap.
-    const boxes = await labels.evaluateAll((texts) =>
-      texts.map((text) => {
-        const box = (text as SVGGraphicsElement).getBoundingClientRect();
+    const boxes = await page.evaluate<{ left: number; right: number }[]>(
+      `[...document.querySelectorAll(".chart-axis text")].map((text) => {
+        const box = text.getBoundingClientRect();
         return { left: box.left, right: box.right };
-      }),
+      })`,
     );
     for (const [index, box] of boxes.entries()) {
       if (index > 0) expect(box.left).toBeGreaterThan(boxes[index - 1]!.right);

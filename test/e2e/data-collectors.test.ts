@@ -42,7 +42,10 @@ const method = "register_2047568";
 
 function averages(): { resourceId: string; value: number; timestamp: number }[] {
   return observer.received
-    .flatMap((request) => JSON.parse(request.body) as { metric: string; resourceId: string; value: number; timestamp: number }[])
+    .flatMap(
+      (request) =>
+        JSON.parse(request.body) as { metric: string; resourceId: string; value: number; timestamp: number }[],
+    )
     .filter((datum) => datum.metric === "CollectedAverageResponseTime");
 }
 
@@ -97,9 +100,13 @@ describe("a collector of the original's protocol", () => {
     // Sent and taken from the intake queue into the rule's open window, then the service stops (as a
     // crash does: the local queue is in memory, see restart-crash.test.ts) and starts again on its state.
     await sendAll(collector, [100, 200, 300]);
-    await eventually(async () => (await service.call("GET", "/v1/metrics/ResponseTime/data")).body.length === 3, 10_000, {
-      what: "the data consumed",
-    });
+    await eventually(
+      async () => (await service.call("GET", "/v1/metrics/ResponseTime/data")).body.length === 3,
+      10_000,
+      {
+        what: "the data consumed",
+      },
+    );
     await service.restart();
     const first = await eventually(() => averages()[0], 20_000, { what: "the first average" });
     expect(first).toMatchObject({ resourceId: method, value: 200 });
@@ -137,9 +144,13 @@ describe("a collector of the original's protocol", () => {
     expect((await service.call("GET", "/v1/resources/silent-provider")).status).toBe(200);
     silent.stop();
     await sleep(10_000);
-    await eventually(async () => (await service.call("GET", `/v1/data-collectors/${silent.id}`)).status === 404, 10_000, {
-      what: "the expiry",
-    });
+    await eventually(
+      async () => (await service.call("GET", `/v1/data-collectors/${silent.id}`)).status === 404,
+      10_000,
+      {
+        what: "the expiry",
+      },
+    );
     await eventually(async () => (await service.call("GET", "/v1/resources/silent-provider")).status === 404, 10_000, {
       what: "the resource's removal",
     });

@@ -85,8 +85,9 @@ describe("collectorConfiguration", () => {
 
 describe("requiredMetrics", () => {
   it("lists the metrics rules read and no rule produces, sorted", () => {
-    expect(
-      requiredMetrics([collection("b"), collection("a"), collection("Averageb"), collection("a")]),
-    ).toEqual(["a", "b"]);
+    expect(requiredMetrics([collection("b"), collection("a"), collection("Averageb"), collection("a")])).toEqual([
+      "a",
+      "b",
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { isA, rootClass } from "../model/ontology";
 import type { RuleCollection } from "../rules/rule-registry";
+import { collectorDataFormat } from "./collector-view-schema";
 import type { MonitoredResource } from "./descriptor-schema";
 
 /*
@@ -7,9 +8,6 @@ import type { MonitoredResource } from "./descriptor-schema";
  * per metric the collector can send, what each rule collecting that metric asks for, when the rule
  * is about one of the resources the collector declared for it.
  */
-
-/** The one data format the original's collectors send. */
-export const collectorDataFormat = "TOWER/JSON";
 
 /** The original's stream of a metric, which names the stream endpoint's path. */
 export function streamOf(metric: string): string {

@@ -30,7 +30,10 @@ const invalidDescriptor = problemAnswer(
 
 function assertRegistered(registration: Registration): void {
   if (!registration.ok) {
-    throw ApiError.validation(registration.problems, "The collector's description is not valid; nothing was registered.");
+    throw ApiError.validation(
+      registration.problems,
+      "The collector's description is not valid; nothing was registered.",
+    );
   }
 }
 

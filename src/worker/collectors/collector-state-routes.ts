@@ -3,8 +3,8 @@ import { describeRoute } from "hono-openapi";
 import { z } from "zod";
 import { jsonAnswer } from "../contract/answers";
 import type { AppEnv } from "../http/app-env";
-import { configurationsFor } from "./collector-routes";
 import { collectorRegistry } from "./collector-registry";
+import { configurationsFor } from "./collector-routes";
 import { expiryOf } from "./collector-store";
 import { collectorStateSchema } from "./collector-view-schema";
 

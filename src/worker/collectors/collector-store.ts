@@ -87,7 +87,9 @@ export class CollectorStore {
   /** When the next collector expires unless heard from (ms), or null if none can. */
   nextExpiry(): number | null {
     const row = this.sql
-      .exec<{ next: number | null }>("SELECT MIN(heard_at + keep_alive_ms) AS next FROM collector WHERE keep_alive_ms > 0")
+      .exec<{ next: number | null }>(
+        "SELECT MIN(heard_at + keep_alive_ms) AS next FROM collector WHERE keep_alive_ms > 0",
+      )
       .toArray()[0];
     return row?.next ?? null;
   }

@@ -1,10 +1,12 @@
 import { z } from "zod";
-import { collectorDataFormat } from "./collector-configuration";
 import { documentedDescriptorSchema } from "./descriptor-schema";
 
 /*
  * What the registry's routes answer, as the API's document shows it.
  */
+
+/** The one data format the original's collectors send. */
+export const collectorDataFormat = "TOWER/JSON";
 
 export const collectorConfigurationSchema = z
   .record(

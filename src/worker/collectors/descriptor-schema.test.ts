@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { zodProblems } from "../../shared/problems";
 import { javaAppRegistration } from "../../../test/support/data-collectors";
+import { zodProblems } from "../../shared/problems";
 import { descriptorSchema } from "./descriptor-schema";
 
 function problemsOf(body: unknown) {
@@ -43,7 +43,12 @@ describe("descriptorSchema", () => {
 
   it("locates the problems of monitored resources by the class they name", () => {
     const problems = problemsOf({
-      monitoredResourcesByMetric: { m: [{ clazz: "Method", id: "m1", vms: [] }, { clazz: "Resource", id: "" }] },
+      monitoredResourcesByMetric: {
+        m: [
+          { clazz: "Method", id: "m1", vms: [] },
+          { clazz: "Resource", id: "" },
+        ],
+      },
     });
     expect(problems.map((problem) => problem.path)).toEqual([
       "/monitoredResourcesByMetric/m/0/vms",

@@ -30,6 +30,13 @@ const tags = [
     name: "Monitoring data",
     description: "Data sent to the service, then delivered to the observers of their metric.",
   },
+  {
+    name: "Data collectors",
+    description:
+      "The original's data-collector protocol, with its exact status codes. Its collectors send no credentials: " +
+      "every route of this tag but /data-collector-states is also served under /c/{token}/ and /c/{token}/v1/, " +
+      "with an ingest or admin token as {token}.",
+  },
   { name: "Operations", description: "Health and usage of the service." },
   { name: "API description", description: "This document, and a page for people that shows it." },
   { name: "Delivery", description: "What HTTP observers receive at their callbackUrl." },

@@ -270,10 +270,11 @@ describe("parseMonitoringData: properties", () => {
   });
 
   it("rejects a literal of another type, with unknown keys, or with a non-string value", () => {
-    const fields = { type: "uri", value: 1.5, datatype: `${xsd}double`, lang: "en", extra: true };
+    const fields = { type: "uri", value: 1.5, datatype: `${xsd}double`, lang: "en", extra: true, valeu: "1" };
     expect(problemsOf({ d1: subject(literal("value", fields)) })).toEqual([
       { path: at("value", 0, "lang"), message: "Unknown field." },
       { path: at("value", 0, "extra"), message: "Unknown field." },
+      { path: at("value", 0, "valeu"), message: 'Unknown field; did you mean "value"?' },
       { path: at("value", 0, "type"), message: 'Must be "literal".' },
       { path: at("value", 0, "value"), message: "The lexical form of value must be a string." },
     ]);

@@ -1,5 +1,5 @@
 import { assertJsonDepth } from "../../shared/http/json-text";
-import { type FieldProblem, jsonPointer } from "../../shared/problems";
+import { type FieldProblem, jsonPointer, unknownField } from "../../shared/problems";
 import type { Datum } from "./datum";
 import { missingPropertyMessage, noDataMessage, notAnObjectMessage, towerDatumMessage } from "./rdf-json-hints";
 import {
@@ -27,6 +27,7 @@ const predicatesOf = Object.fromEntries(
 
 /** The fields of a literal object; compared directly, as this runs for every field of every literal. */
 const isLiteralField = (key: string) => key === "type" || key === "value" || key === "datatype";
+const literalFields = ["type", "value", "datatype"];
 
 type JsonObject = Record<string, unknown>;
 
@@ -138,7 +139,7 @@ class MonitoringDataReader {
     }
     const problemsBefore = this.problems.length;
     for (const key in literal) {
-      if (!isLiteralField(key)) this.problem([id, predicate, 0, key], "Unknown field.");
+      if (!isLiteralField(key)) this.problem([id, predicate, 0, key], unknownField(key, literalFields));
     }
     if (literal.type !== "literal") this.problem([id, predicate, 0, "type"], 'Must be "literal".');
     const { datatype } = literal;

@@ -78,6 +78,11 @@ export class KnowledgeBase extends DurableObject<Env> {
     });
   }
 
+  /** The problems `upsertResources` would find in `resources` (ids, classes, references), writing nothing. */
+  upsertProblems(resources: LocatedResource[]): FieldProblem[] {
+    return integrityProblems(resources, (id) => this.store.classOf(id));
+  }
+
   readModel(): ModelDocument {
     return this.store.readModel();
   }

@@ -1,20 +1,47 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { describeRoute } from "hono-openapi";
-import { jsonBody } from "../../shared/http/json-body";
-import { ApiError } from "../../shared/problems";
+import type { z } from "zod";
+import { jsonBodyReadByHandler } from "../../shared/http/json-body";
+import { readJson } from "../../shared/http/json-text";
+import { ApiError, zodProblems } from "../../shared/problems";
 import { emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
 import type { AppEnv } from "../http/app-env";
 import { pathParams } from "../http/path-params";
+import { integrityProblems } from "./integrity";
 import { knowledgeBase, type ModelWriteResult } from "./knowledge-base";
 import { tellRulesTheModelChanged } from "./model-changed";
 import type { Referrer } from "./model-store";
 import {
   documentedModelUpload,
+  type LocatedResource,
   modelDocumentSchema,
   modelUploadSchema,
   resourceIdParams,
   resourceSchema,
 } from "./schema";
+import { allProblems, judgeableResources, singleElementMessage } from "./upload-problems";
+
+/**
+ * The body of PUT (`replace`) or POST /resources, read into resources; a body that breaks the schema
+ * is refused with every problem at once, those of its ids and references included (upload-problems.ts).
+ */
+async function readUpload(c: Context<AppEnv>, method: "PUT" | "POST"): Promise<LocatedResource[]> {
+  const body = await readJson(c.req.raw);
+  const single = singleElementMessage(body, method);
+  if (single !== undefined) throw ApiError.validation([{ path: "", message: single }]);
+  const parsed = modelUploadSchema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const problems = zodProblems(parsed.error);
+  const judgeable = judgeableResources(body, problems);
+  const integrity =
+    method === "PUT"
+      ? integrityProblems(judgeable, () => undefined)
+      : await knowledgeBase(c.env).upsertProblems(judgeable);
+  throw ApiError.validation(allProblems(problems, integrity));
+}
+
+/** The body as documented; to typed clients any body, which readUpload judges. */
+const uploadBody = jsonBodyReadByHandler(documentedModelUpload as z.ZodType);
 
 function assertWritten(result: ModelWriteResult): void {
   if (!result.ok) throw ApiError.validation(result.problems, "The model is not valid; nothing was stored.");
@@ -60,9 +87,9 @@ export const resourceRoutes = new Hono<AppEnv>()
       description: "The body becomes the whole model; references are checked against the body alone. Atomic.",
       responses: { 204: emptyAnswer("Stored."), 400: invalidUpload },
     }),
-    jsonBody(modelUploadSchema, documentedModelUpload),
+    uploadBody,
     async (c) => {
-      assertWritten(await knowledgeBase(c.env).replaceModel(c.req.valid("json")));
+      assertWritten(await knowledgeBase(c.env).replaceModel(await readUpload(c, "PUT")));
       await tellRulesTheModelChanged(c.env);
       return c.body(null, 204);
     },
@@ -77,9 +104,9 @@ export const resourceRoutes = new Hono<AppEnv>()
         "against the model as it will be. Atomic.",
       responses: { 204: emptyAnswer("Stored."), 400: invalidUpload },
     }),
-    jsonBody(modelUploadSchema, documentedModelUpload),
+    uploadBody,
     async (c) => {
-      assertWritten(await knowledgeBase(c.env).upsertResources(c.req.valid("json")));
+      assertWritten(await knowledgeBase(c.env).upsertResources(await readUpload(c, "POST")));
       await tellRulesTheModelChanged(c.env);
       return c.body(null, 204);
     },

@@ -6,7 +6,9 @@ const count = (description: string) => z.int().min(0).meta({ description });
 const routeCountsSchema = z.strictObject({
   dataAccepted: count("Data the route accepted."),
   refused: count("Lines, series or data points refused while the rest of their request was accepted."),
-  stringFieldsSkipped: count("String values that are no number (line-protocol string fields, data collectors' strings), which are no data."),
+  stringFieldsSkipped: count(
+    "String values that are no number (line-protocol string fields, data collectors' strings), which are no data.",
+  ),
   staleMarkersSkipped: count("Prometheus stale markers, which end a series rather than carry a value."),
 });
 

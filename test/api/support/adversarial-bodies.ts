@@ -9,8 +9,9 @@ import { rulesNamespace } from "../../../src/worker/rules/document/rule-schema";
 
 export interface AdversarialBody {
   name: string;
-  body: Uint8Array | string;
   headers: Record<string, string>;
+  /** Built when a test sends it, not when the file is loaded. */
+  body(): string | Uint8Array | Promise<Uint8Array>;
 }
 
 const json = { "content-type": "application/json" };
@@ -45,78 +46,81 @@ async function gzipBomb(size: number): Promise<Uint8Array> {
   return new Uint8Array(await new Response(zeros.pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
 }
 
-let built: Promise<AdversarialBody[]> | undefined;
+const laughs = Array.from({ length: 9 }, (_, level) =>
+  level === 0 ? '<!ENTITY l0 "ha">' : `<!ENTITY l${level} "${`&l${level - 1};`.repeat(10)}">`,
+);
+const cycle = 1_000;
+const operators = 10_000;
 
-/** The bodies, built once per test file. */
-export function adversarialBodies(): Promise<AdversarialBody[]> {
-  built ??= build();
-  return built;
-}
-
-async function build(): Promise<AdversarialBody[]> {
-  const laughs = Array.from({ length: 9 }, (_, level) =>
-    level === 0 ? '<!ENTITY l0 "ha">' : `<!ENTITY l${level} "${`&l${level - 1};`.repeat(10)}">`,
-  );
-  const cycle = 1_000;
-  const operators = 10_000;
-  return [
-    { name: "JSON arrays nested 50,000 deep", body: `${"[".repeat(50_000)}${"]".repeat(50_000)}`, headers: json },
-    {
-      name: "JSON objects nested 25,000 deep",
-      body: `${'{"a":'.repeat(25_000)}1${"}".repeat(25_000)}`,
-      headers: json,
-    },
-    { name: "XML nested 50,000 deep", body: rules(`${"<a>".repeat(50_000)}${"</a>".repeat(50_000)}`), headers: xml },
-    { name: "XML of 50,000 elements", body: rules("<x/>".repeat(50_000)), headers: xml },
-    {
-      name: "an XML entity bomb",
-      body: `<!DOCTYPE monitoringRules [${laughs.join("")}]>${rules("<monitoringRule>&l8;</monitoringRule>")}`,
-      headers: xml,
-    },
-    {
-      name: "an XML element of 10,000 attributes",
-      body: rules(`<monitoringRule ${Array.from({ length: 10_000 }, (_, index) => `a${index}="v"`).join(" ")}/>`),
-      headers: xml,
-    },
-    {
-      name: "XML text of 300,000 spaces between two words",
-      body: rules(
+export const adversarialBodies: readonly AdversarialBody[] = [
+  { name: "JSON arrays nested 50,000 deep", body: () => `${"[".repeat(50_000)}${"]".repeat(50_000)}`, headers: json },
+  {
+    name: "JSON objects nested 25,000 deep",
+    body: () => `${'{"a":'.repeat(25_000)}1${"}".repeat(25_000)}`,
+    headers: json,
+  },
+  {
+    name: "XML nested 50,000 deep",
+    body: () => rules(`${"<a>".repeat(50_000)}${"</a>".repeat(50_000)}`),
+    headers: xml,
+  },
+  { name: "XML of 50,000 elements", body: () => rules("<x/>".repeat(50_000)), headers: xml },
+  {
+    name: "an XML entity bomb",
+    body: () => `<!DOCTYPE monitoringRules [${laughs.join("")}]>${rules("<monitoringRule>&l8;</monitoringRule>")}`,
+    headers: xml,
+  },
+  {
+    name: "an XML element of 10,000 attributes",
+    body: () => rules(`<monitoringRule ${Array.from({ length: 10_000 }, (_, index) => `a${index}="v"`).join(" ")}/>`),
+    headers: xml,
+  },
+  {
+    name: "XML text of 300,000 spaces between two words",
+    body: () =>
+      rules(
         `<monitoringRule id="r" timeStep="60" timeWindow="60"><condition>a${" ".repeat(300_000)}b</condition></monitoringRule>`,
       ),
-      headers: xml,
-    },
-    { name: "a string of 300,000 characters", body: JSON.stringify({ id: "x".repeat(300_000) }), headers: json },
-    { name: "a key of 300,000 characters", body: JSON.stringify({ ["k".repeat(300_000)]: 1 }), headers: json },
-    {
-      name: "an object of 20,000 keys",
-      body: JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, index) => [`k${index}`, index]))),
-      headers: json,
-    },
-    { name: "an array of 50,000 numbers", body: `[${"1,".repeat(49_999)}1]`, headers: json },
-    {
-      name: "huge numbers",
-      body: `{"timestamp":1e999999,"value":-1e400,"numberOfCPUs":${"9".repeat(100_000)},"limit":5e-324}`,
-      headers: json,
-    },
-    { name: "a number of 300,000 digits", body: "9".repeat(300_000), headers: json },
-    {
-      name: "bytes that are not UTF-8",
-      body: bytes('{"id":"', [0xff, 0xfe, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xf8, 0x88, 0x80, 0x80, 0x80], '"}'),
-      headers: json,
-    },
-    { name: "control characters and NUL", body: '{"id":"\\u0000\\u0001\\u001f\\u007f","x":"\u0000"}', headers: json },
-    {
-      name: `rules feeding each other in a cycle of ${cycle}`,
-      body: JSON.stringify({
+    headers: xml,
+  },
+  { name: "a string of 300,000 characters", body: () => JSON.stringify({ id: "x".repeat(300_000) }), headers: json },
+  { name: "a key of 300,000 characters", body: () => JSON.stringify({ ["k".repeat(300_000)]: 1 }), headers: json },
+  {
+    name: "an object of 20,000 keys",
+    body: () => JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, index) => [`k${index}`, index]))),
+    headers: json,
+  },
+  { name: "an array of 50,000 numbers", body: () => `[${"1,".repeat(49_999)}1]`, headers: json },
+  {
+    name: "huge numbers",
+    body: () => `{"timestamp":1e999999,"value":-1e400,"numberOfCPUs":${"9".repeat(100_000)},"limit":5e-324}`,
+    headers: json,
+  },
+  { name: "a number of 300,000 digits", body: () => "9".repeat(300_000), headers: json },
+  {
+    name: "bytes that are not UTF-8",
+    body: () => bytes('{"id":"', [0xff, 0xfe, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xf8, 0x88, 0x80, 0x80, 0x80], '"}'),
+    headers: json,
+  },
+  {
+    name: "control characters and NUL",
+    body: () => '{"id":"\\u0000\\u0001\\u001f\\u007f","x":"\u0000"}',
+    headers: json,
+  },
+  {
+    name: `rules feeding each other in a cycle of ${cycle}`,
+    body: () =>
+      JSON.stringify({
         monitoringRules: Array.from({ length: cycle }, (_, index) =>
           rule(`c${index}`, `c${index}`, `c${(index + 1) % cycle}`),
         ),
       }),
-      headers: json,
-    },
-    {
-      name: `a condition and a value of ${operators} operators`,
-      body: JSON.stringify({
+    headers: json,
+  },
+  {
+    name: `a condition and a value of ${operators} operators`,
+    body: () =>
+      JSON.stringify({
         monitoringRules: [
           {
             ...rule("long-expressions", "in", "out"),
@@ -127,9 +131,8 @@ async function build(): Promise<AdversarialBody[]> {
           },
         ],
       }),
-      headers: json,
-    },
-    { name: "a body over the size limit", body: `${" ".repeat(1_100_000)}{}`, headers: json },
-    { name: "a gzip bomb", body: await gzipBomb(40 << 20), headers: { ...json, "content-encoding": "gzip" } },
-  ];
-}
+    headers: json,
+  },
+  { name: "a body over the size limit", body: () => `${" ".repeat(1_100_000)}{}`, headers: json },
+  { name: "a gzip bomb", body: () => gzipBomb(40 << 20), headers: { ...json, "content-encoding": "gzip" } },
+];

@@ -92,8 +92,27 @@ describe("the API's description", () => {
         })),
     );
     // The static files (the dashboard's, the reference page's) are open too, and not in the document.
-    const open = ["GET /healthz", "GET /openapi.json", "GET /docs"];
-    const intake = ["POST /monitoringdata", "POST /results"];
+    const open = ["GET /healthz", "GET /openapi.json", "GET /docs", "GET /ping", "HEAD /ping"];
+    const agents = [
+      "POST /write",
+      "POST /query",
+      "GET /query",
+      "POST /api/v2/write",
+      "POST /api/v1/write",
+      "POST /otlp/v1/metrics",
+    ];
+    const collectors = [
+      "POST /data-collectors",
+      "GET /data-collectors",
+      "PUT /data-collectors/{id}",
+      "GET /data-collectors/{id}",
+      "DELETE /data-collectors/{id}",
+      "GET /data-collectors/{id}/keepalive",
+      "GET /data-collectors/{id}/configuration",
+      "POST /streams/{stream}",
+      "GET /required-metrics",
+    ];
+    const intake = ["POST /monitoringdata", "POST /results", ...agents, ...collectors];
     expect(access.map(({ operation }) => operation)).toEqual(expect.arrayContaining([...open, ...intake]));
     for (const { operation, roles } of access) {
       const expected = open.includes(operation) ? [] : intake.includes(operation) ? ["admin", "ingest"] : ["admin"];

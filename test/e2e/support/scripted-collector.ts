@@ -161,11 +161,14 @@ export function scriptedCollector(
       id = ((await answer.json()) as { id: string }).id;
       every(description.configSyncPeriod, sync);
       const keepAlivePeriod = Math.max(description.keepAlive - 10, 10);
-      if (description.keepAlive > 0 && keepAlivePeriod < description.configSyncPeriod) every(keepAlivePeriod, keepAlive);
+      if (description.keepAlive > 0 && keepAlivePeriod < description.configSyncPeriod)
+        every(keepAlivePeriod, keepAlive);
     },
     send(metric, resourceId, value) {
       const declared = description.monitoredResourcesByMetric[metric]?.find((resource) => resource.id === resourceId);
-      const wanted = declared && configuration[metric]?.some((entry) => entry.targetResources.some((target) => targets(target, declared)));
+      const wanted =
+        declared &&
+        configuration[metric]?.some((entry) => entry.targetResources.some((target) => targets(target, declared)));
       if (!wanted) return;
       const buffer = buffers.get(metric);
       if (buffer) {

@@ -22,9 +22,11 @@ describe("streamValue", () => {
   });
 
   it("reads every finite number written as a string back as itself", () => {
-    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
-      expect(streamValue(String(value))).toBe(value === 0 ? 0 : value);
-    }));
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
+        expect(streamValue(String(value))).toBe(value === 0 ? 0 : value);
+      }),
+    );
   });
 });
 
@@ -52,7 +54,10 @@ describe("readStreamData", () => {
 
   it("refuses the whole body for one element of another shape, pointing at it", () => {
     const reading = readStreamData(
-      [{ resourceId: "r1", metric: "m", value: 1 }, { resourceId: "", metric: "a/b", value: null }],
+      [
+        { resourceId: "r1", metric: "m", value: 1 },
+        { resourceId: "", metric: "a/b", value: null },
+      ],
       0,
       "req",
       limits,

@@ -55,10 +55,10 @@ const bodySchema = (maxMetricNameLength: number) =>
 
 /** The body as the API's document shows it, with the default limits. */
 export const streamBodySchema = buildBodySchema(settingDefaults.MAX_METRIC_NAME_LENGTH).meta({
-    id: "StreamData",
-    description:
-      "Data as the original's collectors send them: no timestamp (the time of arrival is used) and no datum id.",
-  });
+  id: "StreamData",
+  description:
+    "Data as the original's collectors send them: no timestamp (the time of arrival is used) and no datum id.",
+});
 
 export interface StreamLimits {
   maxData: number;
@@ -76,7 +76,12 @@ export type StreamReading =
  * that is no number is skipped. Datum ids are made from `requestId` and the element's index, so
  * that data of one resource sent together at one instant stay apart.
  */
-export function readStreamData(body: unknown, arrivedAt: number, requestId: string, limits: StreamLimits): StreamReading {
+export function readStreamData(
+  body: unknown,
+  arrivedAt: number,
+  requestId: string,
+  limits: StreamLimits,
+): StreamReading {
   if (Array.isArray(body) && body.length > limits.maxData) return { ok: false, tooMany: body.length };
   const parsed = bodySchema(limits.maxMetricNameLength).safeParse(body);
   if (!parsed.success) return { ok: false, problems: zodProblems(parsed.error) };
@@ -84,7 +89,13 @@ export function readStreamData(body: unknown, arrivedAt: number, requestId: stri
   parsed.data.forEach((element, index) => {
     const value = streamValue(element.value);
     if (value === undefined) return;
-    data.push({ id: `${requestId}-${index}`, metric: element.metric, resourceId: element.resourceId, value, timestamp: arrivedAt });
+    data.push({
+      id: `${requestId}-${index}`,
+      metric: element.metric,
+      resourceId: element.resourceId,
+      value,
+      timestamp: arrivedAt,
+    });
   });
   return { ok: true, data, skipped: parsed.data.length - data.length };
 }
