@@ -16,7 +16,7 @@ interface CollectorRow {
 }
 
 /** "in 12 s", "in 3 min", "due now", or "never" for a collector with no keep-alive. */
-export function expiringIn(expiresAt: string | null, now: number): string {
+function expiringIn(expiresAt: string | null, now: number): string {
   if (expiresAt === null) return "never";
   const seconds = Math.round((Date.parse(expiresAt) - now) / 1000);
   if (seconds <= 0) return "due now";
@@ -28,7 +28,7 @@ export function expiringIn(expiresAt: string | null, now: number): string {
  * class/type/id, `*` where a rule names none. The stream address is left out: it is the same for
  * every collector, and the one a collector is handed carries its token.
  */
-export function configurationWords(configuration: CollectorState["configuration"]): string {
+function configurationWords(configuration: CollectorState["configuration"]): string {
   const metrics = Object.entries(configuration);
   if (metrics.length === 0) return "nothing yet: no installed rule collects what it declared";
   return metrics
@@ -41,7 +41,7 @@ export function configurationWords(configuration: CollectorState["configuration"
     .join("; ");
 }
 
-export function collectorRow(collector: CollectorState, now: number): CollectorRow {
+function collectorRow(collector: CollectorState, now: number): CollectorRow {
   const { descriptor } = collector;
   return {
     id: collector.id,

@@ -169,7 +169,9 @@ describe("TCP backpressure", () => {
   const limits = { RELAY_MAX_BODY_BYTES: String(64 * 1024 * 1024), RELAY_MAX_QUEUED_BYTES: String(56 * 1024 * 1024) };
 
   it("fails deliveries beyond the per-destination queue bound instead of buffering them", async () => {
-    const relay = await relayWith(limits);
+    // The receiver reads nothing while the overflowing delivery is refused, which takes seconds on a
+    // loaded machine: longer than the default write timeout must not fail the first one.
+    const relay = await relayWith({ ...limits, RELAY_WRITE_TIMEOUT_MS: "120000" });
     const target = await receiver();
     target.pauseReading();
 

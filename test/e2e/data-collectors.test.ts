@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { javaAppRegistration } from "../support/data-collectors.ts";
 import { type HttpReceiver, startHttpReceiver } from "./support/http-receiver.ts";
-import { type ScriptedCollector, scriptedCollector } from "./support/scripted-collector.ts";
+import { type CollectorDescription, type ScriptedCollector, scriptedCollector } from "./support/scripted-collector.ts";
 import { eventually, type Service, sleep, startService } from "./support/service.ts";
 
 /*
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 /** The Java App collector with a keep-alive due before each configuration sync, its clock 20 times faster. */
-function javaAppCollector(fields: Partial<typeof javaAppRegistration> = {}): ScriptedCollector {
+function javaAppCollector(fields: Partial<CollectorDescription> = {}): ScriptedCollector {
   const collector = scriptedCollector(
     () => service.url,
     { ...javaAppRegistration, keepAlive: 15, configSyncPeriod: 30, ...fields },

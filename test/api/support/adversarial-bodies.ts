@@ -50,13 +50,12 @@ const laughs = Array.from({ length: 9 }, (_, level) =>
   level === 0 ? '<!ENTITY l0 "ha">' : `<!ENTITY l${level} "${`&l${level - 1};`.repeat(10)}">`,
 );
 const cycle = 1_000;
-const operators = 10_000;
+const operators = 3_000;
 
 export const adversarialBodies: readonly AdversarialBody[] = [
-  { name: "JSON arrays nested 50,000 deep", body: () => `${"[".repeat(50_000)}${"]".repeat(50_000)}`, headers: json },
   {
-    name: "JSON objects nested 25,000 deep",
-    body: () => `${'{"a":'.repeat(25_000)}1${"}".repeat(25_000)}`,
+    name: "JSON arrays and objects nested 50,000 deep",
+    body: () => `${'[{"a":'.repeat(25_000)}1${"}]".repeat(25_000)}`,
     headers: json,
   },
   {
@@ -83,8 +82,11 @@ export const adversarialBodies: readonly AdversarialBody[] = [
       ),
     headers: xml,
   },
-  { name: "a string of 300,000 characters", body: () => JSON.stringify({ id: "x".repeat(300_000) }), headers: json },
-  { name: "a key of 300,000 characters", body: () => JSON.stringify({ ["k".repeat(300_000)]: 1 }), headers: json },
+  {
+    name: "a string and a key of 200,000 characters",
+    body: () => JSON.stringify({ id: "x".repeat(200_000), ["k".repeat(200_000)]: 1 }),
+    headers: json,
+  },
   {
     name: "an object of 20,000 keys",
     body: () => JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, index) => [`k${index}`, index]))),
@@ -92,11 +94,10 @@ export const adversarialBodies: readonly AdversarialBody[] = [
   },
   { name: "an array of 50,000 numbers", body: () => `[${"1,".repeat(49_999)}1]`, headers: json },
   {
-    name: "huge numbers",
-    body: () => `{"timestamp":1e999999,"value":-1e400,"numberOfCPUs":${"9".repeat(100_000)},"limit":5e-324}`,
+    name: "huge numbers, one of 300,000 digits",
+    body: () => `{"timestamp":1e999999,"value":-1e400,"limit":5e-324,"numberOfCPUs":${"9".repeat(300_000)}}`,
     headers: json,
   },
-  { name: "a number of 300,000 digits", body: () => "9".repeat(300_000), headers: json },
   {
     name: "bytes that are not UTF-8",
     body: () => bytes('{"id":"', [0xff, 0xfe, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xf8, 0x88, 0x80, 0x80, 0x80], '"}'),

@@ -187,6 +187,17 @@ export async function seedDashboard(
   if (xml.status !== 204)
     throw new Error(`POST /v1/monitoring-rules (XML) answered ${xml.status}: ${await xml.text()}`);
 
+  // A data collector that never expires, sending the response times of any resource.
+  await expectStatus(
+    service.call("PUT", "/v1/data-collectors/dashboard-collector", {
+      monitoredResourcesByMetric: { [responseTimeMetric]: [{ clazz: "Resource", id: "mic1-register" }] },
+      keepAlive: 0,
+      configSyncPeriod: 30,
+    }),
+    [201],
+    "PUT /v1/data-collectors/dashboard-collector",
+  );
+
   const observers = `/v1/metrics/${cpuMetric}/observers`;
   await expectStatus(
     service.call("POST", observers, { format: "TOWER/JSON", callbackUrl: options.healthyUrl }),

@@ -38,6 +38,7 @@ export const dashboardPages = [
   { name: "metric", hash: "#/metrics/CPUUtilization", ready: ".chart-series path" },
   { name: "model", hash: "#/model", ready: ".model-picture .node" },
   { name: "rules", hash: "#/rules", ready: ".rule-card" },
+  { name: "collectors", hash: "#/collectors", ready: "tbody th[scope='row']" },
 ] as const;
 
 /**
