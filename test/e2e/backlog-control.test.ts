@@ -102,8 +102,8 @@ describe("headers", () => {
     ];
     for (const text of answers) {
       expect(text).toContain(id);
-      // (The id is taken out first: a UUID may hold "abc".)
-      expect(text.replaceAll(id, "")).not.toMatch(/authorization|bearer|abc|xyz|headers/i);
+      // Header names may be shown, never their values. (The id is taken out first: a UUID may hold "abc".)
+      expect(text.replaceAll(id, "")).not.toMatch(/bearer|abc|xyz/i);
     }
   });
 });
