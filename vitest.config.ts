@@ -34,6 +34,9 @@ function e2eProject(name: string, include: string[], env: Record<string, string>
       testTimeout: 60_000,
       hookTimeout: 120_000,
       globalSetup: [builtAssets],
+      // Each file imports wrangler and Miniflare, seconds of work; a worker that runs several files
+      // imports them once. The files share no state: each starts and stops its own service.
+      isolate: false,
     },
   };
 }

@@ -85,12 +85,14 @@ function viewsOf(path: string): string[] {
 }
 
 async function read(views: readonly string[]): Promise<unknown> {
-  return Promise.all(
+  const t0 = performance.now();
+  try { return await Promise.all(
     views.map(async (view) => {
-      const response = await request("GET", view, { headers: { accept: "application/json" } });
-      return { view, status: response.status, body: await response.text() };
+      const t = performance.now();
+      const response = await request("GET", view, { headers: { accept: "application/json" } }); const body = await response.text(); console.log("VIEW", view, body.length, Math.round(performance.now() - t));
+      return { view, status: response.status, body };
     }),
-  );
+  ); } finally { console.log("READ", Math.round(performance.now() - t0), views.length); }
 }
 
 /** The state as last read, by views; forgotten when a request is accepted, which may change it. */
@@ -109,7 +111,12 @@ interface Probe {
 /** Sends one request and judges its answer (never a server error; a problem, or what the document says); whether it was accepted. */
 async function answer({ what, method, path, init }: Probe): Promise<boolean> {
   try {
-    return await expectSuccessOrProblem(await request(method, path, init));
+    const t0 = performance.now();
+    const r = await request(method, path, init);
+    const t1 = performance.now();
+    const ok = await expectSuccessOrProblem(r);
+    console.log("TIMING", Math.round(t1 - t0), Math.round(performance.now() - t1), r.status, what.slice(0, 30), method, path.slice(0, 50));
+    return ok;
   } catch (error) {
     const shown = path.length > 120 ? `${path.slice(0, 120)}…` : path;
     throw new Error(`${method} ${shown} with ${what}: ${error instanceof Error ? error.message : error}`);

@@ -1,4 +1,4 @@
-import { type OutputUnit, type Schema, Validator } from "@cfworker/json-schema";
+import { dereference, type OutputUnit, type Schema, validate } from "@cfworker/json-schema";
 
 /*
  * The API's own OpenAPI document as the judge of its answers: every response a test sees must be
@@ -58,7 +58,10 @@ function templatePattern(template: string): RegExp {
 export class OpenApiContract {
   private readonly document: OpenApiDocument;
   private readonly templates: { template: string; pattern: RegExp; servers: string[] }[];
-  private readonly validators = new Map<string, Validator>();
+  /** Every schema of the document by its URI, marked as the validator needs: built once, for every check. */
+  private lookup: Record<string, Schema | boolean> | undefined;
+  /** By pointer into the document: a schema that refers to the one there. */
+  private readonly roots = new Map<string, Schema>();
 
   /** `document`: the API's document, as /openapi.json serves it. */
   constructor(document: object) {
@@ -131,13 +134,17 @@ export class OpenApiContract {
 
   /** The problems @cfworker/json-schema finds in `value` under the schema at `pointer`. */
   schemaProblems(pointer: string, value: unknown): string[] {
-    let validator = this.validators.get(pointer);
-    if (!validator) {
-      validator = new Validator({ $ref: `${documentUri}${pointer}` }, "2020-12", false);
-      // The validator marks the schemas it is given: each works on a copy of its own.
-      validator.addSchema(structuredClone(this.document) as Schema, documentUri);
-      this.validators.set(pointer, validator);
+    // The validator marks the schemas it is given: it works on a copy of the document, once.
+    this.lookup ??= dereference({ ...(structuredClone(this.document) as Schema), $id: documentUri });
+    let root = this.roots.get(pointer);
+    if (!root) {
+      root = { $ref: `${documentUri}${pointer}` };
+      // Marks the reference with the URI it resolves to, as a validator of `root` alone would.
+      dereference(root);
+      this.roots.set(pointer, root);
     }
-    return validator.validate(value).errors.map((error: OutputUnit) => `${error.instanceLocation}: ${error.error}`);
+    return validate(value, root, "2020-12", this.lookup, false).errors.map(
+      (error: OutputUnit) => `${error.instanceLocation}: ${error.error}`,
+    );
   }
 }
