@@ -22,6 +22,8 @@ describe("configSchema", () => {
       INGEST_TOKEN: [],
       MAX_BODY_BYTES: 1_048_576,
       MAX_DATA_PER_REQUEST: 10_000,
+      MAX_DECOMPRESSED_BYTES: 33_554_432,
+      MAX_AGENT_DATA_PER_REQUEST: 100_000,
       MAX_OBSERVERS_PER_METRIC: 100,
       MAX_METRIC_NAME_LENGTH: 256,
       DELIVERY_TIMEOUT_MS: 10_000,
@@ -34,6 +36,7 @@ describe("configSchema", () => {
       RELAY_URL: "",
       RELAY_TOKEN: "",
       LOCAL_CONTROL_TOKEN: "",
+      PUBLIC_URL: "",
     });
   });
 

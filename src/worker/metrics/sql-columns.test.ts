@@ -70,6 +70,8 @@ describe("ObserverStore on an earlier release's table", () => {
         format: "RDF/JSON",
         protocol: "HTTP",
         callbackUrl: "http://o.example/",
+        signed: true,
+        headerNames: [],
         state: "active",
         status: {
           delivered: 5,
