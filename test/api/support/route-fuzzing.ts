@@ -113,7 +113,7 @@ async function read(views: readonly string[]): Promise<unknown> {
 }
 
 /** One request of a case. */
-export interface Probe {
+interface Probe {
   what: string;
   method: string;
   path: string;
