@@ -1,6 +1,8 @@
+import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { readDeliveryAttemptLine } from "./src/shared/delivery-attempt-line.ts";
+import { bindingFreeTests } from "./tools/testing/binding-free-tests.ts";
 import { SlowestFilesReporter } from "./tools/testing/slowest-files-reporter.ts";
 
 /**
@@ -8,13 +10,33 @@ import { SlowestFilesReporter } from "./tools/testing/slowest-files-reporter.ts"
  * on top of its vars. Every setting a project depends on is given explicitly, so that a
  * developer's .dev.vars cannot change what it tests.
  */
-function workerProject(name: string, include: string[], bindings: Record<string, string>) {
+function workerProject(
+  name: string,
+  include: string[],
+  bindings: Record<string, string>,
+  files: { exclude?: string[]; isolate?: boolean } = {},
+) {
   return {
     plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings } })],
-    // A file's first request starts its workerd isolate, which takes seconds on a loaded 2-core machine.
-    test: { name, include, testTimeout: 20_000, hookTimeout: 20_000, onConsoleLog: withoutAttemptLines },
+    test: {
+      name,
+      include,
+      ...files,
+      // A file's first request starts its workerd isolate, which takes seconds on a loaded 2-core machine.
+      testTimeout: 20_000,
+      hookTimeout: 20_000,
+      onConsoleLog: withoutAttemptLines,
+    },
   };
 }
+
+/** The Worker's own tests: its modules' unit tests beside them, and its API's. */
+const workerTestFolders = ["src/worker", "test/api"];
+/**
+ * Those of them that use no binding: they run side by side in one workerd per vitest worker, with
+ * their modules loaded once, where each of the others starts a Miniflare of its own (its storage).
+ */
+const bindingFreeWorkerTests = bindingFreeTests(fileURLToPath(new URL(".", import.meta.url)), workerTestFolders);
 
 /** Builds the static assets once per run, for the services the tests start (they skip the build). */
 const builtAssets = "test/e2e/support/built-assets.ts";
@@ -53,11 +75,15 @@ export default defineConfig({
     // as there are cores, where vitest's default keeps one core free (one file at a time on two).
     maxWorkers: "100%",
     projects: [
-      // The Worker's modules (unit tests beside them) and its API, open as in local development.
-      workerProject("worker", ["src/worker/**/*.test.ts", "test/api/**/*.test.ts"], {
-        AUTH_DISABLED: "true",
-        ALLOW_PRIVATE_OBSERVERS: "true",
-      }),
+      // The Worker's modules (unit tests beside them) and its API, open as in local development:
+      // each file that uses bindings on storage of its own, the others together.
+      workerProject(
+        "worker",
+        workerTestFolders.map((folder) => `${folder}/**/*.test.ts`),
+        { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true" },
+        { exclude: bindingFreeWorkerTests },
+      ),
+      workerProject("worker-modules", bindingFreeWorkerTests, {}, { isolate: false }),
       // As deployed: bearer tokens of both roles, two admin tokens (rotation), public observers only.
       workerProject("auth", ["test/configurations/auth/**/*.test.ts"], {
         ADMIN_TOKEN: "admin-1, admin-2",
@@ -110,7 +136,7 @@ export default defineConfig({
           "test/e2e/delivery-http.test.ts",
           // Stop and start on the same state: each server's on-disk layout, alarms resuming after it.
           "test/e2e/observers-restart.test.ts",
-          // A crash: each launcher's process tree under SIGKILL, and what its in-memory queue loses.
+          // A crash: each launcher's process tree under SIGKILL, and the intake journal it replays at start.
           "test/e2e/restart-crash.test.ts",
         ],
         { TOWER_E2E_SERVER: "dev" },

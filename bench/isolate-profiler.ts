@@ -1,53 +1,10 @@
-import { fetch } from "miniflare";
+import { inspectorSession, inspectorTargets } from "./inspector-session.ts";
 import { type CpuProfile, withModulePaths } from "./profile-summary.ts";
 
-/*
- * V8's sampling profiler in the Worker's isolate, through workerd's inspector (the Chrome DevTools
- * protocol over a WebSocket). The WebSocket is Miniflare's: Node 20 has none without a flag.
- */
+/* V8's sampling profiler in the Worker's isolate, through workerd's inspector. */
 
 /** How often V8 samples the isolate's stack. */
 export const samplingIntervalMicros = 200;
-
-/** The protocol over one WebSocket: requests answered by id. */
-interface InspectorSession {
-  call<T>(method: string, params?: Record<string, unknown>): Promise<T>;
-  close(): void;
-}
-
-async function inspectorSession(inspectorPort: number): Promise<InspectorSession> {
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as {
-    webSocketDebuggerUrl: string;
-  }[];
-  // workerd lists one target per isolate: the Worker's, which also runs its Durable Objects.
-  const [target] = targets;
-  if (!target) throw new Error("workerd's inspector lists no isolate");
-  const { webSocket: socket } = await fetch(target.webSocketDebuggerUrl.replace(/^ws/, "http"), {
-    headers: { upgrade: "websocket" },
-  });
-  if (!socket) throw new Error("workerd's inspector refused the WebSocket");
-  socket.accept();
-  let nextId = 1;
-  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
-    const waiting = message.id === undefined ? undefined : pending.get(message.id);
-    if (!waiting || message.id === undefined) return;
-    pending.delete(message.id);
-    if (message.error) waiting.reject(new Error(`inspector: ${message.error.message}`));
-    else waiting.resolve(message.result);
-  });
-  return {
-    call<T>(method: string, params: Record<string, unknown> = {}) {
-      const id = nextId++;
-      socket.send(JSON.stringify({ id, method, params }));
-      return new Promise<T>((resolve, reject) =>
-        pending.set(id, { resolve: (result) => resolve(result as T), reject }),
-      );
-    },
-    close: () => socket.close(),
-  };
-}
 
 export interface IsolateProfiler {
   /** Profiles the isolate while `work` runs: its result, and the profile with frames named by module. */
@@ -57,7 +14,10 @@ export interface IsolateProfiler {
 
 /** Connects to the isolate of the Worker whose workerd listens for the inspector on `inspectorPort`. */
 export async function connectIsolateProfiler(inspectorPort: number): Promise<IsolateProfiler> {
-  const session = await inspectorSession(inspectorPort);
+  // workerd lists the Worker's isolate, which also runs its Durable Objects, first.
+  const [target] = await inspectorTargets(inspectorPort);
+  if (!target) throw new Error("workerd's inspector lists no isolate");
+  const session = await inspectorSession(target);
   await session.call("Profiler.enable");
   await session.call("Profiler.setSamplingInterval", { interval: samplingIntervalMicros });
   /** The bundle's source, read once: its module markers name the frames. */

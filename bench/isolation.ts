@@ -1,4 +1,5 @@
-import { createServer, type Server, type Socket } from "node:net";
+import { createServer } from "node:http";
+import type { Socket } from "node:net";
 import { runDeliveryCase } from "./delivery.ts";
 import { probeDatum } from "./line-protocol.ts";
 import { fixed, markdownTable } from "./markdown.ts";
@@ -11,12 +12,18 @@ const waits = { settleTimeoutSeconds: 120, quietSeconds: 10, drainTimeoutSeconds
 /** The target: beside a hung observer, a healthy one's p99 stays within this factor of its p99 alone. */
 const targetRatio = 1.5;
 
-/** An HTTP endpoint that accepts connections and requests and never answers. */
-async function startHungReceiver(): Promise<{ url: string; close(): Promise<void> }> {
+/** An HTTP endpoint that answers every request with a 204 until `hang`, and from then on never answers. */
+async function startTurningReceiver(): Promise<{ url: string; hang(): void; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
+  let hung = false;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      if (!hung) response.writeHead(204).end();
+    });
+  });
+  server.on("connection", (socket) => {
     sockets.add(socket);
-    socket.resume();
     socket.on("close", () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -24,11 +31,21 @@ async function startHungReceiver(): Promise<{ url: string; close(): Promise<void
   if (address === null || typeof address === "string") throw new Error("no port assigned");
   return {
     url: `http://127.0.0.1:${address.port}/`,
+    hang: () => {
+      hung = true;
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/** An HTTP endpoint that accepts connections and requests and never answers. */
+async function startHungReceiver() {
+  const receiver = await startTurningReceiver();
+  receiver.hang();
+  return receiver;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -51,19 +68,39 @@ async function untilDeferred(serviceUrl: string, metric: string, observerId: str
   throw new Error("the hung observer's data never went to its backlog");
 }
 
+/** Registers an INFLUXDB observer at `url` on `metric`; resolves with its id. */
+async function registerObserver(serviceUrl: string, metric: string, url: string): Promise<string> {
+  const response = await fetch(`${serviceUrl}/v1/metrics/${encodeURIComponent(metric)}/observers`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ format: "INFLUXDB", callbackUrl: url }),
+  });
+  if (!response.ok) throw new Error(`the observer at ${url} was not registered: HTTP ${response.status}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
 /** The system, with a hung HTTP observer registered on every metric it is asked to observe. */
 function besideHungObserver(system: SystemUnderTest, serviceUrl: string, hungUrl: string): SystemUnderTest {
   return {
     ...system,
     async observe(metric, receivers) {
       const unobserve = await system.observe(metric, receivers);
-      const response = await fetch(`${serviceUrl}/v1/metrics/${encodeURIComponent(metric)}/observers`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ format: "INFLUXDB", callbackUrl: hungUrl }),
-      });
-      if (!response.ok) throw new Error(`the hung observer was not registered: HTTP ${response.status}`);
-      await untilDeferred(serviceUrl, metric, ((await response.json()) as { id: string }).id, system);
+      await untilDeferred(serviceUrl, metric, await registerObserver(serviceUrl, metric, hungUrl), system);
+      return unobserve;
+    },
+  };
+}
+
+/**
+ * The system, with an HTTP observer that answers (the case's probe, before posting) registered on
+ * every metric it is asked to observe: the case hangs it as posting begins.
+ */
+function besideAnsweringObserver(system: SystemUnderTest, serviceUrl: string, url: string): SystemUnderTest {
+  return {
+    ...system,
+    async observe(metric, receivers) {
+      const unobserve = await system.observe(metric, receivers);
+      await registerObserver(serviceUrl, metric, url);
       return unobserve;
     },
   };
@@ -75,39 +112,58 @@ function besideHungObserver(system: SystemUnderTest, serviceUrl: string, hungUrl
  * backlog, so the healthy one should not wait for it.
  */
 export const isolationSection: BenchSection = async ({ settings, serviceUrl, towerEdge, progress }) => {
-  const hung = await startHungReceiver();
+  const [hung, turning] = await Promise.all([startHungReceiver(), startTurningReceiver()]);
   try {
-    const run = async (system: SystemUnderTest, label: string) => {
+    const run = async (system: SystemUnderTest, label: string, onPostingStarted?: () => void) => {
       progress(`isolation: one HTTP observer ${label}`);
       return runDeliveryCase(
-        { system, protocol: "HTTP", observers: 1, label, rate, dataPerRequest, seconds: settings.seconds },
+        {
+          system,
+          protocol: "HTTP",
+          observers: 1,
+          label,
+          rate,
+          dataPerRequest,
+          seconds: settings.seconds,
+          ...(onPostingStarted ? { onPostingStarted } : {}),
+        },
         waits,
       );
     };
     const alone = await run(towerEdge, "alone");
     const beside = await run(besideHungObserver(towerEdge, serviceUrl, hung.url), "beside-hung");
+    const newlyHung = await run(besideAnsweringObserver(towerEdge, serviceUrl, turning.url), "newly-hung", () =>
+      turning.hang(),
+    );
     const row = (name: string, result: typeof alone) => [
       name,
       fixed(result.deliveredPerSecond),
       fixed(result.p50),
       fixed(result.p99),
       fixed(result.lost),
+      fixed(result.duplicates),
     ];
     const ratio = beside.p99 / alone.p99;
     return [
       `Isolation: one healthy HTTP observer receives ${fixed(rate)} data/s for ${settings.seconds} s (requests of ` +
-        `${dataPerRequest}), alone and then beside a second observer of the same metric whose endpoint accepts ` +
-        "requests and never answers. The measurement starts once the hung observer's data go to its backlog; the " +
-        "one batch that first meets a newly hung observer waits for the batch's budget (DELIVERY_BUDGET_MS).",
+        `${dataPerRequest}), alone; then beside a second observer of the same metric whose endpoint accepts ` +
+        "requests and never answers, measured once that observer's data go to its backlog; then beside one that " +
+        "answered until posting began and from then on never answers, so that the first batches meet it newly hung " +
+        "(a batch waits for such an observer a small part of DELIVERY_BUDGET_MS).",
       "",
       ...markdownTable(
-        ["healthy observer", "delivered data/s", "p50 ms", "p99 ms", "lost"],
-        [row("alone", alone), row("beside a hung observer", beside)],
+        ["healthy observer", "delivered data/s", "p50 ms", "p99 ms", "lost", "duplicates"],
+        [
+          row("alone", alone),
+          row("beside a hung observer", beside),
+          row("beside an observer that begins to hang", newlyHung),
+        ],
       ),
       "",
-      `Healthy observer's p99 beside the hung one ÷ alone: **${fixed(ratio, 2)}** (target ≤ ${targetRatio}).`,
+      `Healthy observer's p99 beside the hung one ÷ alone: **${fixed(ratio, 2)}** (target ≤ ${targetRatio}); ` +
+        `beside the newly hung one ÷ alone: **${fixed(newlyHung.p99 / alone.p99, 2)}**.`,
     ];
   } finally {
-    await hung.close();
+    await Promise.all([hung.close(), turning.close()]);
   }
 };

@@ -11,7 +11,7 @@ import { ProcessGroup } from "./process-accounting.ts";
 import type { BenchSection } from "./section.ts";
 
 /** `npm start`'s command, run without npm and its shell so that the child is the launcher itself. */
-const launcherArguments = ["--import", "tsx", "tools/start/start.ts"];
+const launcherArguments = ["tools/start/run-bundled.mjs", "tools/start/start.ts"];
 /** Long enough for the start's garbage to be collected and for nothing to be under way. */
 const idleSeconds = 5;
 const startTimeoutMs = 120_000;

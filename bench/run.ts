@@ -13,6 +13,7 @@ import { fourObserversSection } from "./four-observers.ts";
 import { connectInfluxDb } from "./influxdb.ts";
 import { intakeSection } from "./intake.ts";
 import { isolationSection } from "./isolation.ts";
+import { journalSection } from "./journal.ts";
 import { launcherMemorySection } from "./launcher-memory.ts";
 import { fixed } from "./markdown.ts";
 import { startPlatformFloor } from "./platform-floor.ts";
@@ -21,7 +22,7 @@ import { findDescendants, ProcessGroup } from "./process-accounting.ts";
 import { profileSection } from "./profile-section.ts";
 import { rulesSection } from "./rules.ts";
 import type { BenchContext, BenchProcesses, BenchSection } from "./section.ts";
-import { type BenchSectionName, benchSettingsSchema, sectionNames } from "./settings.ts";
+import { type BenchSectionName, benchEnvironment, benchSettingsSchema, sectionNames } from "./settings.ts";
 import { soakSection } from "./soak.ts";
 import { TargetBoard } from "./targets.ts";
 import { towerEdge } from "./tower-edge.ts";
@@ -34,6 +35,7 @@ import { towerEdge } from "./tower-edge.ts";
  */
 const sections: Record<BenchSectionName, BenchSection> = {
   intake: intakeSection,
+  journal: journalSection,
   operations: platformOperationsSection,
   delivery: deliverySection,
   "four-observers": fourObserversSection,
@@ -75,7 +77,7 @@ function commitMeasured(): string {
 
 async function main() {
   const started = performance.now();
-  const settings = benchSettingsSchema.parse(process.env);
+  const settings = benchSettingsSchema.parse(benchEnvironment(process.argv.slice(2), process.env));
   const relayToken = randomBytes(24).toString("base64url");
   // The relay in a process of its own, as in production and under npm start, so that its work and
   // the bench's receivers and clients do not share one event loop.

@@ -4,6 +4,7 @@ import { protocols } from "./receivers.ts";
 /** The report's sections, in the order they run and appear; the Targets table follows them. */
 export const sectionNames = [
   "intake",
+  "journal",
   "operations",
   "delivery",
   "four-observers",
@@ -81,3 +82,16 @@ export const benchSettingsSchema = z
   }));
 
 export type BenchSettings = z.output<typeof benchSettingsSchema>;
+
+/**
+ * The environment the settings are read from, with the command line's say: `--soak SECONDS` runs
+ * the soak section alone for that long (e.g. `npm run bench -- --soak 1800`).
+ */
+export function benchEnvironment(args: readonly string[], env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (args.length === 0) return env;
+  const [flag, seconds, ...rest] = args;
+  if (flag !== "--soak" || seconds === undefined || rest.length > 0 || !(Number(seconds) > 0)) {
+    throw new Error(`usage: npm run bench [-- --soak SECONDS]; got ${args.join(" ")}`);
+  }
+  return { ...env, BENCH_SECTIONS: "soak", BENCH_SOAK_SECONDS: seconds };
+}

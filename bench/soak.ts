@@ -1,31 +1,49 @@
 import { type DeliveryWaits, runDeliveryCase } from "./delivery.ts";
 import { perDelivery } from "./delivery-report.ts";
+import { withInspectedWorker } from "./inspected-worker.ts";
+import { connectIsolateHeaps, type HeapUsage, type IsolateRole } from "./isolate-heaps.ts";
 import { fixed, markdownTable } from "./markdown.ts";
-import type { BenchSection, ProcessRole } from "./section.ts";
+import type { BenchSection } from "./section.ts";
 
+const observers = 2;
 const dataPerRequest = 1_000;
 /** Posting at the soak's rate before the first memory reading: JIT, caches and pools settle meanwhile. */
 const warmUpSeconds = 20;
-/** Readings for the slope every few seconds; the table shows every 30 s of them. */
-const sampleEverySeconds = 5;
-const reportEverySeconds = 30;
-/** The target: the Worker runtime's resident memory grows less than this over the soak, after the warm-up. */
-const targetGrowthPercent = 10;
-const waits: DeliveryWaits = { settleTimeoutSeconds: 120, quietSeconds: 10, drainTimeoutSeconds: 120 };
-const megabyte = 1e6;
+const readEverySeconds = 30;
+/** The stretch at the soak's end whose growth is judged: the whole soak when it is shorter. */
+const growthWindowSeconds = 20 * 60;
+/** The targets: workerd's resident memory stays below this all soak long... */
+const maxResidentMiB = 200;
+/** ...and grows less than this over the growth window. */
+const maxGrowthPercent = 5;
+const waits: DeliveryWaits = { settleTimeoutSeconds: 120, quietSeconds: 10, drainTimeoutSeconds: 300 };
+const mebibyte = 2 ** 20;
+/** The Worker's name in wrangler.toml, which names its isolate. */
+const workerName = "tower-edge";
 
-const roles: readonly ProcessRole[] = ["worker", "relay", "bench"];
-
-/** Resident bytes of each process group, `at` seconds after posting began (planned for `planned`). */
-interface Reading {
-  planned: number;
+/** Memory `at` seconds after posting began. */
+export interface SoakReading {
   at: number;
-  bytes: Record<ProcessRole, number>;
+  /** workerd's resident memory (VmRSS), bytes. */
+  resident: number;
+  heaps: Record<IsolateRole, HeapUsage>;
+  /** The bench's own resident memory, bytes. */
+  bench: number;
 }
 
-/** The least-squares slope of bytes over seconds, in bytes/s (NaN for fewer than two readings). */
-export function slope(points: readonly { at: number; value: number }[]): number {
-  if (points.length < 2) return Number.NaN;
+/** Seconds after posting began at which memory is read: the warm-up's end, every `every` seconds, and the end. */
+export function readingTimes(warmUp: number, soak: number, every: number): number[] {
+  const times: number[] = [];
+  for (let at = warmUp; at < warmUp + soak; at += every) times.push(at);
+  return [...times, warmUp + soak];
+}
+
+/** The least-squares line through the points: its slope and its value at `at`. */
+export function leastSquares(points: readonly { at: number; value: number }[]): {
+  slope: number;
+  valueAt: (at: number) => number;
+} {
+  if (points.length < 2) return { slope: Number.NaN, valueAt: () => Number.NaN };
   const meanAt = points.reduce((sum, point) => sum + point.at, 0) / points.length;
   const meanValue = points.reduce((sum, point) => sum + point.value, 0) / points.length;
   let covariance = 0;
@@ -34,109 +52,162 @@ export function slope(points: readonly { at: number; value: number }[]): number 
     covariance += (at - meanAt) * (value - meanValue);
     variance += (at - meanAt) ** 2;
   }
-  return covariance / variance;
+  const slope = covariance / variance;
+  return { slope, valueAt: (at) => meanValue + slope * (at - meanAt) };
 }
 
-/** Seconds after posting began at which memory is read: the warm-up's end, every few seconds, and the end. */
-export function readingTimes(warmUp: number, soak: number, every: number): number[] {
-  const times: number[] = [];
-  for (let at = warmUp; at < warmUp + soak; at += every) times.push(at);
-  return [...times, warmUp + soak];
+/** The growth the soak judges, over the readings of its last `windowSeconds` (a reading every few seconds). */
+export interface SoakGrowth {
+  /** Seconds after posting began where the window starts. */
+  from: number;
+  to: number;
+  /** The least-squares line's rise over the window ÷ its value at the window's start, in %. */
+  percent: number;
+  /** The largest reading of the whole soak, bytes. */
+  peak: number;
 }
+
+/** workerd's growth over the last `windowSeconds` of the readings (all of them when they span less). */
+export function soakGrowth(readings: readonly SoakReading[], windowSeconds: number): SoakGrowth {
+  const last = readings.at(-1);
+  if (last === undefined) throw new Error("the soak has no memory reading");
+  const from = Math.max(readings[0]!.at, last.at - windowSeconds);
+  const line = leastSquares(
+    readings.filter((reading) => reading.at >= from).map(({ at, resident }) => ({ at, value: resident })),
+  );
+  const start = line.valueAt(from);
+  return {
+    from,
+    to: last.at,
+    percent: ((line.valueAt(last.at) - start) / start) * 100,
+    peak: Math.max(...readings.map((reading) => reading.resident)),
+  };
+}
+
+/** Whether the soak meets its targets: below `maxResidentMiB` throughout, and growing less than `maxGrowthPercent`. */
+export function soakMet(growth: SoakGrowth): boolean {
+  return growth.peak / mebibyte < maxResidentMiB && growth.percent < maxGrowthPercent;
+}
+
+const mib = (bytes: number) => fixed(bytes / mebibyte, 1);
+const minutes = (seconds: number) => fixed(seconds / 60, 1);
+const heapCell = ({ used, total }: HeapUsage) => `${mib(used)} / ${mib(total)}`;
 
 /**
- * Memory under sustained load: an open loop posts 1,000-datum requests to one metric with one HTTP
- * observer for the warm-up and then the soak's seconds, while the bench reads the resident memory
- * (VmRSS in /proc) of the Worker runtime, the relay and its own process.
+ * Memory under sustained load, on a Worker of its own (a fresh workerd with its inspector open): an
+ * open loop posts 1,000-datum requests to one metric with two HTTP observers for the warm-up and
+ * then the soak's seconds, while the bench reads every 30 s workerd's resident memory and the V8
+ * heaps of the Worker's isolate and of the local queue's; after the last delivery, once more, and
+ * the isolates' live heaps.
  */
-export const soakSection: BenchSection = async ({ settings, towerEdge, processes, targets, progress }) => {
+export const soakSection: BenchSection = async ({ settings, processes, targets, progress }) => {
   const { soakSeconds, soakRate } = settings;
-  const times = readingTimes(warmUpSeconds, soakSeconds, sampleEverySeconds);
-  const readings: Reading[] = [];
-  const timers: NodeJS.Timeout[] = [];
-  const read = (planned: number, started: number) => {
-    const bytes = Object.fromEntries(roles.map((role) => [role, processes[role].residentBytes()]));
-    readings.push({ planned, at: (performance.now() - started) / 1000, bytes: bytes as Record<ProcessRole, number> });
-  };
+  const times = readingTimes(warmUpSeconds, soakSeconds, readEverySeconds);
   progress(
-    `soak: ${fixed(soakRate)} data/s for ${warmUpSeconds} s of warm-up and ${fixed(soakSeconds)} s, reading memory`,
+    `soak: ${fixed(soakRate)} data/s to ${observers} HTTP observers for ${warmUpSeconds} s of warm-up and ` +
+      `${fixed(soakSeconds)} s, reading memory every ${readEverySeconds} s`,
   );
-  let result: Awaited<ReturnType<typeof runDeliveryCase>>;
-  try {
-    result = await runDeliveryCase(
-      {
-        system: towerEdge,
-        protocol: "HTTP",
-        observers: 1,
-        label: "soak",
-        rate: soakRate,
-        dataPerRequest,
-        seconds: warmUpSeconds + soakSeconds,
-        processes,
-        onPostingStarted: () => {
-          const started = performance.now();
-          for (const at of times) timers.push(setTimeout(() => read(at, started), at * 1000));
-        },
-      },
-      waits,
-    );
-  } finally {
-    for (const timer of timers) clearTimeout(timer);
-  }
-  if (readings.length < 2) throw new Error(`soak: ${readings.length} memory readings, expected ${times.length}`);
-  const first = readings[0]!;
-  const last = readings.at(-1)!;
-  const growth = (role: ProcessRole) => ((last.bytes[role] - first.bytes[role]) / first.bytes[role]) * 100;
-  const halfway = warmUpSeconds + soakSeconds / 2;
-  const lastHalf = readings.filter((reading) => reading.at >= halfway);
-  const slopeOf = (role: ProcessRole) =>
-    slope(lastHalf.map((reading) => ({ at: reading.at, value: reading.bytes[role] / megabyte })));
-  const shown = readings.filter(
-    (reading) => reading === last || (reading.planned - warmUpSeconds) % reportEverySeconds === 0,
-  );
-  const megabytes = (bytes: number) => fixed(bytes / megabyte, 1);
-  const workerGrowth = growth("worker");
-  targets.record("soak-rss-growth", {
-    measured:
-      `${fixed(workerGrowth, 1)} % over ${fixed(soakSeconds)} s (${megabytes(first.bytes.worker)} → ` +
-      `${megabytes(last.bytes.worker)} MB; last half ${fixed(slopeOf("worker"), 3)} MB/s)`,
-    met: workerGrowth < targetGrowthPercent,
+  return withInspectedWorker("soak", async ({ system, inspectorPort, runtime }) => {
+    const heaps = await connectIsolateHeaps(inspectorPort, workerName);
+    try {
+      const read = async (at: number): Promise<SoakReading> => ({
+        at,
+        resident: runtime.residentBytes(),
+        bench: processes.bench.residentBytes(),
+        heaps: await heaps.read(),
+      });
+      const pending: Promise<SoakReading>[] = [];
+      const timers: NodeJS.Timeout[] = [];
+      let result: Awaited<ReturnType<typeof runDeliveryCase>>;
+      try {
+        result = await runDeliveryCase(
+          {
+            system,
+            protocol: "HTTP",
+            observers,
+            label: "soak",
+            rate: soakRate,
+            dataPerRequest,
+            seconds: warmUpSeconds + soakSeconds,
+            processes: { ...processes, worker: runtime },
+            onPostingStarted: () => {
+              const started = performance.now();
+              for (const at of times) {
+                timers.push(
+                  setTimeout(() => {
+                    const reading = read((performance.now() - started) / 1000);
+                    pending.push(reading);
+                    void reading.then((done) =>
+                      progress(`  soak: ${fixed(done.at)} s, workerd ${mib(done.resident)} MiB`),
+                    );
+                  }, at * 1000),
+                );
+              }
+            },
+          },
+          waits,
+        );
+      } finally {
+        for (const timer of timers) clearTimeout(timer);
+      }
+      const readings = await Promise.all(pending);
+      if (readings.length < 2) throw new Error(`soak: ${readings.length} memory readings, expected ${times.length}`);
+      const drained = await read(Number.NaN);
+      const live = await heaps.live();
+      const afterCollection = runtime.residentBytes();
+      const growth = soakGrowth(readings, growthWindowSeconds);
+      const met = soakMet(growth);
+      targets.record("soak-rss-growth", {
+        measured:
+          `peak ${mib(growth.peak)} MiB, ${fixed(growth.percent, 1)} % over minutes ${minutes(growth.from - warmUpSeconds)}` +
+          `–${minutes(growth.to - warmUpSeconds)} of a ${minutes(soakSeconds)}-minute soak`,
+        met,
+      });
+      const cpu = result.cpuSeconds;
+      return [
+        `Soak: on a Worker of its own (a fresh workerd, ${runtime.describe()}, its inspector open), an open loop ` +
+          `posts ${fixed(soakRate)} data/s in requests of ${fixed(dataPerRequest)} to one metric with ${observers} HTTP ` +
+          `observers (INFLUXDB) for ${warmUpSeconds} s of warm-up and then ${fixed(soakSeconds)} s. Every ` +
+          `${readEverySeconds} s from the warm-up's end the bench reads workerd's resident memory (VmRSS in /proc) ` +
+          "and, through the inspector, the V8 heaps of the Worker's isolate (which runs its Durable Objects too) " +
+          "and of the local queue's (Miniflare's queue broker, which holds the messages not yet consumed): bytes " +
+          "in objects, garbage not yet collected included, and bytes V8 holds for the heap. MiB of 2²⁰ bytes.",
+        "",
+        ...markdownTable(
+          [
+            "minutes after the warm-up",
+            "workerd RSS MiB",
+            "Worker heap used / held MiB",
+            "queue heap used / held MiB",
+            "bench RSS MiB",
+          ],
+          [...readings, drained].map((reading) => [
+            Number.isNaN(reading.at) ? "after the last delivery" : minutes(reading.at - warmUpSeconds),
+            mib(reading.resident),
+            heapCell(reading.heaps.worker),
+            heapCell(reading.heaps.queue),
+            mib(reading.bench),
+          ]),
+        ),
+        "",
+        `Then a heap snapshot of each isolate (V8 collects its garbage first) finds live heaps of ` +
+          `${mib(live.worker)} MiB (Worker) and ${mib(live.queue)} MiB (queue); workerd's RSS after it: ` +
+          `${mib(afterCollection)} MiB.`,
+        "",
+        `Over the whole posting: ${fixed(result.postedPerSecond)} data/s posted, ${fixed(result.posted)} data ` +
+          `accepted (${fixed(result.rejected)} rejected), ` +
+          `${fixed(result.deliveredPerSecond)} data/s delivered to each observer, p50 ${fixed(result.p50)} ms, ` +
+          `p99 ${fixed(result.p99)} ms, ${fixed(result.lost)} lost, ${fixed(result.duplicates)} delivered twice; ` +
+          `Worker CPU ${cpu === undefined ? "–" : fixed(cpu.worker / result.caseSeconds, 2)} cores, ` +
+          `${perDelivery(cpu?.worker, result, observers)} µs per datum-delivery.`,
+        "",
+        `workerd's memory over minutes ${minutes(growth.from - warmUpSeconds)}–${minutes(growth.to - warmUpSeconds)} ` +
+          `after the warm-up (the last ${fixed(growthWindowSeconds / 60)} minutes, or the whole soak when shorter): ` +
+          `**${fixed(growth.percent, 1)} %** (the least-squares line's rise ÷ its start), peak **${mib(growth.peak)} MiB**; ` +
+          `target < ${maxGrowthPercent} % and < ${maxResidentMiB} MiB: ${met ? "met" : "**not met**"}.`,
+      ];
+    } finally {
+      heaps.close();
+    }
   });
-  const cpu = result.cpuSeconds;
-  return [
-    `Soak: an open loop posts ${fixed(soakRate)} data/s in requests of ${fixed(dataPerRequest)} to one metric with ` +
-      `one HTTP observer (INFLUXDB) for ${warmUpSeconds} s of warm-up and then ${fixed(soakSeconds)} s, while the ` +
-      `bench reads the resident memory (VmRSS in /proc; MB of 10⁶ bytes) of the Worker runtime, ` +
-      `${processes.worker.describe()}, of ${processes.relay.describe()} and of its own process every ${sampleEverySeconds} s from the ` +
-      `warm-up's end (shown: every ${reportEverySeconds} s and the end). Growth: end ÷ start − 1, start being the ` +
-      "warm-up's end; slope: least squares over the readings of the soak's second half. The bench keeps a record " +
-      "of every datum it posted and received, so its own memory grows with the soak.",
-    "",
-    ...markdownTable(
-      ["seconds after the warm-up", "Worker runtime MB", "relay MB", "bench MB"],
-      shown.map((reading) => [
-        fixed(reading.at - warmUpSeconds),
-        megabytes(reading.bytes.worker),
-        megabytes(reading.bytes.relay),
-        megabytes(reading.bytes.bench),
-      ]),
-    ),
-    "",
-    ...markdownTable(
-      ["process", "growth after warm-up %", "slope, last half MB/s"],
-      [
-        ["Worker runtime", fixed(workerGrowth, 1), fixed(slopeOf("worker"), 3)],
-        ["relay", fixed(growth("relay"), 1), fixed(slopeOf("relay"), 3)],
-        ["bench", fixed(growth("bench"), 1), fixed(slopeOf("bench"), 3)],
-      ],
-    ),
-    "",
-    `Over the whole posting: ${fixed(result.posted)} data accepted (${fixed(result.rejected)} rejected), ` +
-      `${fixed(result.deliveredPerSecond)} data/s delivered, p50 ${fixed(result.p50)} ms, p99 ${fixed(result.p99)} ms, ` +
-      `${fixed(result.lost)} lost; Worker CPU ${cpu === undefined ? "–" : fixed(cpu.worker / result.caseSeconds, 2)} ` +
-      `cores, ${perDelivery(cpu?.worker, result, 1)} µs per datum-delivery.`,
-    "",
-    `Worker runtime memory over the ${fixed(soakSeconds)} s soak: **${fixed(workerGrowth, 1)} %** ` +
-      `(target < ${targetGrowthPercent} %), ${fixed(slopeOf("worker"), 3)} MB/s over the last half.`,
-  ];
 };

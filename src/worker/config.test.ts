@@ -35,6 +35,7 @@ describe("configSchema", () => {
       SECRET_ROTATION_HOURS: 24,
       RELAY_URL: "",
       RELAY_TOKEN: "",
+      INTAKE_JOURNAL: false,
       LOCAL_CONTROL_TOKEN: "",
       PUBLIC_URL: "",
     });

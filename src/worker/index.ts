@@ -5,6 +5,7 @@ import { consumingBatch } from "./ops/drain";
 import { usage } from "./ops/usage";
 
 export { CollectorRegistry } from "./collectors/collector-registry";
+export { IntakeJournal } from "./intake/journal/intake-journal";
 export { MetricCatalog } from "./metrics/metric-catalog";
 export { MetricObject } from "./metrics/metric-object";
 export { KnowledgeBase } from "./model/knowledge-base";

@@ -1,5 +1,5 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { freePort } from "../../tools/testing/free-port.ts";
 import { type HttpReceiver, startHttpReceiver } from "../e2e/support/http-receiver.ts";
 import { type Service, startService } from "../e2e/support/service.ts";
@@ -22,7 +22,8 @@ import {
 
 if (!hasChromium) console.warn(noChromiumMessage);
 
-describe.skipIf(!hasChromium)("the dashboard's pages", () => {
+// Each test opens a page of its own and waits mostly on the dashboard's refreshes: side by side.
+describe.skipIf(!hasChromium).concurrent("the dashboard's pages", () => {
   let service: Service;
   let receiver: HttpReceiver;
   let browser: Browser;
@@ -43,18 +44,23 @@ describe.skipIf(!hasChromium)("the dashboard's pages", () => {
     await service?.stop();
   });
 
-  it.each(dashboardPages)("loads the $name page with its data and no console errors", async ({ hash, ready }) => {
-    const { page, consoleErrors } = await newWatchedPage(browser);
-    await page.goto(`${service.url}/${hash}`);
-    await page.locator(ready).first().waitFor();
-    // Past the first periodic refresh too.
-    await page.waitForTimeout(6_000);
-    expect(consoleErrors).toEqual([]);
-    expect(await page.locator("#alert").isHidden()).toBe(true);
-    await page.close();
-  });
+  it.for(dashboardPages)(
+    "loads the $name page with its data and no console errors",
+    async ({ hash, ready }, { expect }) => {
+      const { page, consoleErrors } = await newWatchedPage(browser);
+      await page.goto(`${service.url}/${hash}`);
+      await page.locator(ready).first().waitFor();
+      // Past the first periodic refresh too.
+      await page.waitForTimeout(6_000);
+      expect(consoleErrors).toEqual([]);
+      expect(await page.locator("#alert").isHidden()).toBe(true);
+      await page.close();
+    },
+  );
 
-  it("shows the overview's figures: metrics, observers by state and health, rules, the intake's rate", async () => {
+  it("shows the overview's figures: metrics, observers by state and health, rules, the intake's rate", async ({
+    expect,
+  }) => {
     const { page } = await newWatchedPage(browser);
     await page.goto(`${service.url}/#/`);
     const observers = page.getByRole("region", { name: "Observers" }).first();
@@ -68,7 +74,7 @@ describe.skipIf(!hasChromium)("the dashboard's pages", () => {
     await page.close();
   });
 
-  it("shows what each way in accepted, refused and skipped", async () => {
+  it("shows what each way in accepted, refused and skipped", async ({ expect }) => {
     const line = await fetch(`${service.url}/write`, {
       method: "POST",
       body: 'lp_overview,host=vm1 load=0.5,state="ok"\nlp_overview,host=vm1 load=',
@@ -85,9 +91,9 @@ describe.skipIf(!hasChromium)("the dashboard's pages", () => {
     await page.close();
   });
 
-  it.each(dashboardPages.filter(({ name }) => name === "overview" || name === "metric"))(
+  it.for(dashboardPages.filter(({ name }) => name === "overview" || name === "metric"))(
     "keeps its layout while new data arrive and the $name page refreshes",
-    async ({ hash, ready }) => {
+    async ({ hash, ready }, { expect }) => {
       const { page } = await newWatchedPage(browser);
       await page.goto(`${service.url}/${hash}`);
       await page.locator(ready).first().waitFor();
@@ -104,15 +110,20 @@ describe.skipIf(!hasChromium)("the dashboard's pages", () => {
     },
   );
 
-  it.each(dashboardPages)("does not scroll sideways at a phone's width (375 px): $name", async ({ hash, ready }) => {
-    const { page } = await newWatchedPage(browser, { width: 375, height: 740 });
-    await page.goto(`${service.url}/${hash}`);
-    await page.locator(ready).first().waitFor();
-    expect(await scrollsSideways(page)).toBe(false);
-    await page.close();
-  });
+  it.for(dashboardPages)(
+    "does not scroll sideways at a phone's width (375 px): $name",
+    async ({ hash, ready }, { expect }) => {
+      const { page } = await newWatchedPage(browser, { width: 375, height: 740 });
+      await page.goto(`${service.url}/${hash}`);
+      await page.locator(ready).first().waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
+      await page.close();
+    },
+  );
 
-  it("reaches the main navigation, the observers' buttons and the form's with Tab, each with a name", async () => {
+  it("reaches the main navigation, the observers' buttons and the form's with Tab, each with a name", async ({
+    expect,
+  }) => {
     const { page } = await newWatchedPage(browser);
     await page.goto(`${service.url}/#/metrics/CPUUtilization`);
     await page.locator(".observer-card").nth(1).waitFor();
@@ -135,7 +146,7 @@ describe.skipIf(!hasChromium)("the dashboard's pages", () => {
     await page.close();
   });
 
-  it("draws every class of the model in its column, with a legend of the references drawn", async () => {
+  it("draws every class of the model in its column, with a legend of the references drawn", async ({ expect }) => {
     const { page } = await newWatchedPage(browser);
     await page.goto(`${service.url}/#/model`);
     await page.locator(".model-picture .node").first().waitFor();
@@ -163,7 +174,7 @@ describe.skipIf(!hasChromium)("the dashboard's pages", () => {
     await page.close();
   });
 
-  it("moves between pages with the keyboard alone, focusing each page's heading", async () => {
+  it("moves between pages with the keyboard alone, focusing each page's heading", async ({ expect }) => {
     const { page } = await newWatchedPage(browser);
     await page.goto(`${service.url}/#/`);
     await page.getByRole("link", { name: "Model" }).focus();

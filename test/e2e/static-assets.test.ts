@@ -19,12 +19,13 @@ afterAll(async () => {
 
 it.each([
   ["/", "text/html", "<html"],
+  ["/ui/", "text/html", "<html"],
   ["/ui/dashboard.js", "text/javascript", ""],
   ["/ui/dashboard.css", "text/css", ""],
   ["/_docs/scalar.js", "text/javascript", ""],
   ["/docs", "text/html", "/_docs/scalar.js"],
 ])("serves %s as %s", async (path, type, containing) => {
-  const response = await fetch(`${service.url}${path}`);
+  const response = await fetch(`${service.url}${path}`, { redirect: "manual" });
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toContain(type);
   const body = await response.text();

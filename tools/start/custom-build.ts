@@ -8,7 +8,7 @@ import { projectRoot } from "./project.ts";
  * in the project (or `[build] cwd`), with this process's environment and WRANGLER_COMMAND=dev.
  * Its errors always show; its other output only when `verbose`.
  */
-export async function runCustomBuild(config: Unstable_Config, verbose: boolean): Promise<void> {
+export async function runCustomBuild(config: Pick<Unstable_Config, "build">, verbose: boolean): Promise<void> {
   const { command, cwd } = config.build;
   if (!command) return;
   const child = spawn(command, {

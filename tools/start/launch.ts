@@ -3,12 +3,12 @@ import { z } from "zod";
 import { readRelayConfig } from "../../src/relay/config.ts";
 import { integerSetting, readSettings, SettingsError } from "../../src/shared/settings.ts";
 import { configSchema } from "../../src/worker/config.ts";
-import { readDevVars } from "./dev-vars.ts";
 import { localBindings } from "./local-bindings.ts";
 import { assertPortsFree, PortInUseError } from "./port-check.ts";
 import { stateDirectory } from "./project.ts";
 import { type RelayChild, relayUrl, startRelayChild } from "./relay-child.ts";
 import { type ConsoleLevel, logLevelSetting } from "./worker-console.ts";
+import { wranglerView } from "./wrangler-view.ts";
 
 const launcherSettings = z.object({ PORT: integerSetting(1, 65_535, 8787), LOG_LEVEL: logLevelSetting });
 
@@ -36,7 +36,7 @@ export async function launch<W>(
   startWorker: (settings: WorkerSettings) => Promise<W>,
 ): Promise<{ relay: RelayChild; worker: W }> {
   const { PORT: port, LOG_LEVEL: consoleLevel } = readSettings(launcherSettings, env, "launcher");
-  const devVars = readDevVars();
+  const { devVars } = await wranglerView();
   if (Object.keys(devVars).length > 0)
     console.log(`launcher: settings from .dev.vars: ${Object.keys(devVars).join(", ")}`);
   // The relay accepts the token the Worker will send, wherever that comes from.

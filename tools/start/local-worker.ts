@@ -2,14 +2,13 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { Miniflare, NoOpLog } from "miniflare";
-import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
 import { assetsBehindBinding } from "./assets-binding.ts";
 import { newBundleDirectory } from "./bundle-directory.ts";
 import { runCustomBuild } from "./custom-build.ts";
 import { bindWorkerdToParent } from "./parent-death.ts";
-import { wranglerConfigPath } from "./project.ts";
 import { bundleWorker } from "./worker-bundle.ts";
 import { type ConsoleLevel, workerConsole } from "./worker-console.ts";
+import { wranglerView } from "./wrangler-view.ts";
 
 export interface LocalWorkerOptions {
   /** 0 lets the system choose a free port. */
@@ -47,16 +46,14 @@ export const discardOutput = (stdout: Readable, stderr: Readable) => {
 /**
  * The Worker of wrangler.toml in workerd, driven by Miniflare from this process with the options
  * wrangler itself derives from the configuration (bindings, Durable Objects, queues, static
- * assets), and nothing between the client and the Worker: clients connect to a socket of the
+ * assets; read in a child process, wrangler-view.ts), and nothing between the client and the Worker: clients connect to a socket of the
  * Worker's own in workerd, not to Miniflare's entry socket, whose router worker would handle every
  * request first, and its static assets are reached through their binding only (assets-binding.ts). Resolves once workerd listens; rejects if it cannot, for instance because the
  * port is taken.
  */
 export async function startLocalWorker(options: LocalWorkerOptions): Promise<LocalWorker> {
   bindWorkerdToParent();
-  const config = unstable_readConfig({ config: wranglerConfigPath });
-  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(config);
-  if (main === undefined) throw new Error(`${wranglerConfigPath} names no main module`);
+  const { config, main, workerOptions } = await wranglerView();
   if (options.build ?? true) await runCustomBuild(config, options.verbose);
   const outdir = await newBundleDirectory();
   const removeBundle = () => rm(outdir, { recursive: true, force: true });

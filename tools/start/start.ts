@@ -1,4 +1,5 @@
 import { drainWorker } from "./drain.ts";
+import { replayIntakeJournal } from "./journal-replay.ts";
 import { launch, randomToken, runLauncher } from "./launch.ts";
 import { startLocalWorker } from "./local-worker.ts";
 import { onStopSignal } from "./stop-signals.ts";
@@ -10,8 +11,8 @@ import { onStopSignal } from "./stop-signals.ts";
  * README, "Configuration".
  */
 runLauncher(async () => {
-  // Guards the Worker's local control route, which the launcher calls to drain it before stopping.
-  // Set after .dev.vars, so that nothing there can break the drain.
+  // Guards the Worker's local control routes, which the launcher calls to replay its intake journal
+  // at start and to drain it before stopping. Set after .dev.vars, so that nothing there can break them.
   const controlToken = randomToken();
   const { relay, worker } = await launch(process.env, ({ port, stateDir, bindings, consoleLevel }) =>
     startLocalWorker({
@@ -22,6 +23,8 @@ runLauncher(async () => {
       consoleLevel,
     }),
   );
+  // What a crash left unconsumed goes to the queue again before clients are told the service is up.
+  await replayIntakeJournal(worker.url, controlToken, console.error);
   console.log(`tower-edge listening on ${worker.url} (Ctrl-C stops it)`);
 
   onStopSignal(async () => {

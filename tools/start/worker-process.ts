@@ -3,11 +3,11 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { createRequire } from "node:module";
 import type { Writable } from "node:stream";
-import { readDevVars } from "./dev-vars.ts";
 import { waitUntilHealthy } from "./health.ts";
 import { bindWorkerdToParent, boundToParent } from "./parent-death.ts";
 import { projectRoot } from "./project.ts";
 import { watchWranglerOutput } from "./wrangler-output.ts";
+import { wranglerView } from "./wrangler-view.ts";
 
 /*
  * wrangler's CLI proper, run as its bin script runs it. Not the bin script itself: that one runs
@@ -44,8 +44,8 @@ export interface WorkerProcess {
  * users. The names .dev.vars sets are left out: wrangler reads that file itself (a `--var` would
  * override it), so the developer's own secrets never reach the command line.
  */
-function varArguments(options: WorkerProcessOptions): string[] {
-  const fromDevVars = new Set(options.useDevVars ? Object.keys(readDevVars()) : []);
+async function varArguments(options: WorkerProcessOptions): Promise<string[]> {
+  const fromDevVars = new Set(options.useDevVars ? Object.keys((await wranglerView()).devVars) : []);
   return Object.entries(options.vars ?? {})
     .filter(([name]) => !fromDevVars.has(name))
     .flatMap(([name, value]) => ["--var", `${name}:${value}`]);
@@ -85,7 +85,7 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
     "--show-interactive-dev-session=false",
     "--inspector-port",
     "0",
-    ...varArguments(options),
+    ...(await varArguments(options)),
     // Naming an env file keeps wrangler from reading .dev.vars itself; this one holds nothing.
     ...(options.useDevVars ? [] : ["--env-file", "/dev/null"]),
   ];

@@ -25,6 +25,26 @@ describe("GET /", () => {
   });
 });
 
+describe("GET /ui/", () => {
+  it("answers the dashboard's page as / does", async () => {
+    const response = await request("GET", "/ui/");
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(await (await request("GET", "/")).text());
+  });
+
+  it("is where /ui/index.html redirects to", async () => {
+    const response = await request("GET", "/ui/index.html", { redirect: "manual" });
+    expect(response.status).toBe(307);
+    expect(new URL(response.headers.get("location") ?? "", "http://service").pathname).toBe("/ui/");
+  });
+
+  it("is not /ui, which is no route", async () => {
+    const response = await request("GET", "/ui", { redirect: "manual" });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+  });
+});
+
 describe("GET /ui/{file}", () => {
   it.each([
     ["dashboard.js", /javascript/],

@@ -11,8 +11,12 @@ const assetsFolder = "/ui/";
  * redirect to `/ui/`.
  */
 async function asset(c: Context<AppEnv>, path: string): Promise<Response> {
+  const unknown = () => ApiError.notFound(`No route matches ${c.req.path}.`);
+  // `/ui` itself reaches here too, the app's routing not being strict; it is the API's, not the
+  // dashboard's (see http/auth.ts), and its assets would only redirect it.
+  if (!path.startsWith(assetsFolder)) throw unknown();
   const answer = await c.env.ASSETS.fetch(new Request(new URL(path, c.req.url), c.req.raw));
-  if (answer.status === 404) throw ApiError.notFound(`No route matches ${c.req.path}.`);
+  if (answer.status === 404) throw unknown();
   return answer;
 }
 
@@ -23,4 +27,6 @@ async function asset(c: Context<AppEnv>, path: string): Promise<Response> {
  */
 export const dashboardRoutes = new Hono<AppEnv>()
   .get("/", (c) => asset(c, assetsFolder))
-  .get(`${assetsFolder}*`, (c) => asset(c, c.req.path));
+  // The path as requested, not c.req.path, from which non-strict routing trims a trailing slash:
+  // the assets would redirect `/ui` to `/ui/`, the very path requested.
+  .get(`${assetsFolder}*`, (c) => asset(c, new URL(c.req.url).pathname));

@@ -71,17 +71,95 @@ describe("deliverBatch", () => {
     });
   });
 
-  it("sends every observer its first payload before anyone's second", async () => {
+  it("sends each observer its payloads in order, and none behind one it did not take", async () => {
+    const [failing, taking] = ["http://failing.example/", "http://taking.example/"];
     const fetch = vi
       .spyOn(globalThis, "fetch")
-      .mockImplementation(() => Promise.resolve(new Response(null, { status: 204 })));
-    const [first, second] = ["http://first.example/", "http://second.example/"];
-    await observe("ordered", { ...http, callbackUrl: first });
-    await observe("ordered", { ...http, callbackUrl: second });
+      .mockImplementation((url) =>
+        Promise.resolve(new Response(null, { status: String(url) === failing ? 500 : 204 })),
+      );
+    const failingId = await observe("ordered", { ...http, callbackUrl: failing });
+    const takingId = await observe("ordered", { ...http, callbackUrl: taking });
 
     expect(await deliverBatch(env, readConfig(env), new Map([["ordered", rows(maxDataPerPayload + 1)]]))).toEqual([]);
 
-    expect(fetch.mock.calls.map(([url]) => String(url))).toEqual([first, second, first, second]);
+    const sizesSent = (url: string) =>
+      fetch.mock.calls.filter(([to]) => String(to) === url).map(([, init]) => JSON.parse(String(init?.body)).length);
+    expect(sizesSent(taking)).toEqual([maxDataPerPayload, 1]);
+    expect(sizesSent(failing)).toEqual([maxDataPerPayload]);
+    expect(await statusOf("ordered", takingId)).toMatchObject({ delivered: maxDataPerPayload + 1, backlog: 0 });
+    expect(await statusOf("ordered", failingId)).toMatchObject({ failed: 1, backlog: maxDataPerPayload + 1 });
+    const backlog = await runInDurableObject(env.METRIC.getByName("ordered"), (_, state) => {
+      const store = new BacklogStore(state.storage.sql);
+      const sizes: number[] = [];
+      for (let chunk = store.head(failingId); chunk; chunk = store.head(failingId)) {
+        sizes.push(chunk.data);
+        store.remove(chunk.seq);
+      }
+      return sizes;
+    });
+    expect(backlog).toEqual([maxDataPerPayload, 1]);
+  });
+
+  it("lets go of an observer that answered quickly before and now hangs long before the budget ends", async () => {
+    const hung = "http://newly-hung.example/";
+    let hanging = false;
+    vi.spyOn(globalThis, "fetch").mockImplementation((url, init) =>
+      hanging && String(url) === hung
+        ? new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)))
+        : Promise.resolve(new Response(null, { status: 204 })),
+    );
+    const hungId = await observe("newly-hung", { ...http, callbackUrl: hung });
+    const otherId = await observe("beside-hung", http);
+    const config = { ...readConfig(env), DELIVERY_BUDGET_MS: 4_000 };
+    await deliverBatch(env, config, new Map([["newly-hung", rows(1)]]));
+
+    hanging = true;
+    const started = performance.now();
+    const batch = new Map([
+      ["newly-hung", rows(2)],
+      ["beside-hung", rows(3)],
+    ]);
+    expect(await deliverBatch(env, config, batch)).toEqual([]);
+
+    // The observer answered at once before: a small part of the budget is all it is given now.
+    expect(performance.now() - started).toBeLessThan(config.DELIVERY_BUDGET_MS / 2);
+    expect(await statusOf("beside-hung", otherId)).toMatchObject({ delivered: 3, backlog: 0 });
+    expect(await statusOf("newly-hung", hungId)).toMatchObject({ delivered: 1, failed: 0, backlog: 2 });
+    const [cut] = (await metricStub(env, "newly-hung").observerAttempts(hungId, 1))!;
+    expect(cut).toMatchObject({ ok: false, error: expect.stringMatching(/budget/) });
+    const owedId = await runInDurableObject(
+      env.METRIC.getByName("newly-hung"),
+      (_, state) => new BacklogStore(state.storage.sql).head(hungId)?.webhookId,
+    );
+    expect(owedId).toBe(cut?.webhookId);
+  });
+
+  it("plans a batch of a metric only once the batch before it recorded, so that newer data never overtake", async () => {
+    let requests = 0;
+    vi.spyOn(globalThis, "fetch").mockImplementation((_, init) => {
+      requests += 1;
+      // The first request goes unanswered until the batch lets go of it; any later one would be taken.
+      return requests === 1
+        ? new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)))
+        : Promise.resolve(new Response(null, { status: 204 }));
+    });
+    const observerId = await observe("overtaking", http);
+    const config = { ...readConfig(env), DELIVERY_BUDGET_MS: 300 };
+
+    const earlier = deliverBatch(env, config, new Map([["overtaking", rows(2)]]));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const later = deliverBatch(env, config, new Map([["overtaking", rows(3)]]));
+    expect(await Promise.all([earlier, later])).toEqual([[], []]);
+
+    expect(requests).toBe(1);
+    const backlog = await runInDurableObject(env.METRIC.getByName("overtaking"), (_, state) => {
+      const chunk = new BacklogStore(state.storage.sql).head(observerId);
+      return chunk?.rows.map(([id]) => id);
+    });
+    // The earlier batch's payload first, then the later batch's data held behind it.
+    expect(backlog).toEqual(["d0", "d1"]);
+    expect(await statusOf("overtaking", observerId)).toMatchObject({ delivered: 0, backlog: 5 });
   });
 
   it("delivers nothing and records nothing for a metric without observers, which it creates", async () => {

@@ -6,6 +6,7 @@ import { metricStub } from "../metrics/metric-object";
 import { feedRules } from "../rules/rule-feed";
 import type { FedMessage } from "../rules/rule-object";
 import { reportAttempt } from "./attempt-report";
+import { answerWaitMs } from "./transports/answer-wait";
 import { executeDeliveries } from "./transports/dispatch";
 import {
   type BatchReport,
@@ -25,6 +26,8 @@ interface MetricWork {
   plans: ObserverPlan[];
   deliveries: Delivery[];
   ruleReaders: string[];
+  /** The batch's turn at the metric's direct deliveries, handed back with the report. */
+  turn?: number;
 }
 
 /**
@@ -32,28 +35,32 @@ interface MetricWork {
  * so an observer registered before a datum was accepted always receives it; the call also
  * registers the metric, which repairs a registration the intake could not see. Then one delivery
  * per observer delivered to now and payload-sized slice of the data: the rows as the queue messages
- * brought them, which the payloads, the recent data and the backlog all take as they are.
+ * brought them, which the payloads, the recent data and the backlog all take as they are. Each
+ * delivery is waited for as long as its observer is known to need (see answer-wait.ts).
  */
-async function planMetric(env: Env, metric: string, rows: DatumRow[]): Promise<MetricWork> {
-  const { observers: plans, ruleReaders } = await metricStub(env, metric).deliveryPlan(metric, {
+async function planMetric(env: Env, config: Config, metric: string, rows: DatumRow[]): Promise<MetricWork> {
+  const {
+    observers: plans,
+    ruleReaders,
+    turn,
+  } = await metricStub(env, metric).deliveryPlan(metric, {
     latest: rows.slice(-recentDataKept),
     count: rows.length,
   });
   // One set of slices for all the metric's observers: a format then serializes each slice once.
-  // Slice by slice, so that every observer's first payload goes out before anyone's second.
   const slices = packBatches(rows, { maxItems: maxDataPerPayload }).map((slice) => slice.items);
   const delivered = plans.filter((plan) => !plan.held);
   const deliveries = slices.flatMap((slice) =>
-    delivered.map(({ target, prompt }) => ({
+    delivered.map(({ target, answeredInMs }) => ({
       metric,
       target,
       rows: slice,
       webhookId: newWebhookId(),
       attempt: 1,
-      prompt,
+      answerWaitMs: answerWaitMs(answeredInMs, config.DELIVERY_BUDGET_MS),
     })),
   );
-  return { metric, slices, plans, deliveries, ruleReaders };
+  return { metric, slices, plans, deliveries, ruleReaders, ...(turn === undefined ? {} : { turn }) };
 }
 
 /**
@@ -82,7 +89,11 @@ function reportOf(work: MetricWork, results: readonly DeliveryResult[], at: numb
       })),
     });
   }
-  return { attempts: results.map((result) => reportAttempt(result, at)), owed };
+  return {
+    attempts: results.map((result) => reportAttempt(result, at)),
+    owed,
+    ...(work.turn === undefined ? {} : { turn: work.turn }),
+  };
 }
 
 /**
@@ -100,7 +111,7 @@ export async function deliverBatch(
   const failed: string[] = [];
   const planned = await Promise.all(
     [...rowsByMetric].map(([metric, rows]) =>
-      planMetric(env, metric, rows).catch((error: unknown) => {
+      planMetric(env, config, metric, rows).catch((error: unknown) => {
         console.error(`observers of ${JSON.stringify(metric)} not read: ${describe(error)}`);
         failed.push(metric);
         return undefined;
@@ -126,7 +137,7 @@ export async function deliverBatch(
   await Promise.all(
     work.map(async (item) => {
       const report = reportOf(item, resultsByMetric.get(item.metric) ?? [], at);
-      if (report.attempts.length === 0 && report.owed.length === 0) return;
+      if (report.attempts.length === 0 && report.owed.length === 0 && report.turn === undefined) return;
       try {
         await metricStub(env, item.metric).recordBatch(report);
       } catch (error) {

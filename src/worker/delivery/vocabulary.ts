@@ -30,14 +30,19 @@ export interface DeliveryTarget {
 export interface ObserverPlan {
   target: DeliveryTarget;
   held: boolean;
-  /** Its latest attempt succeeded within the batch's budget (`DELIVERY_BUDGET_MS`): it answers promptly. */
-  prompt: boolean;
+  /** How long its latest attempt took to succeed; absent when that attempt failed, or it has had none. */
+  answeredInMs?: number;
 }
 
 /** What a batch's data of one metric go to: its observers, and the enabled rules that read it. */
 export interface MetricPlan {
   observers: ObserverPlan[];
   ruleReaders: string[];
+  /**
+   * The batch's turn at delivering directly to the metric's observers, which the batch hands back
+   * in its report; absent when no observer is delivered to directly.
+   */
+  turn?: number;
 }
 
 /** Data owed to one observer, as one payload (or one relay delivery). */
@@ -50,8 +55,8 @@ export interface Delivery {
   webhookId: string;
   /** Which attempt at these data this is (1 = the first). */
   attempt: number;
-  /** A batch's delivery to an observer that answers promptly (see ObserverPlan): it may outlast the batch's budget. */
-  prompt?: boolean;
+  /** A batch's delivery: abandoned (deferred to the backlog) when not answered this long after it was sent. */
+  answerWaitMs?: number;
 }
 
 export interface DeliveryResult {
@@ -102,6 +107,8 @@ export interface OwedData {
 export interface BatchReport {
   attempts: AttemptReport[];
   owed: OwedData[];
+  /** The turn the batch's plan gave it (see MetricPlan), handed back once its outcome is known. */
+  turn?: number;
 }
 
 export type ObserverState = "active" | "paused" | "disabled";

@@ -4,6 +4,7 @@ import type { AppEnv } from "../http/app-env";
 import { isDraining } from "../ops/drain";
 import type { Datum } from "./datum";
 import { intakeSender } from "./intake-sender";
+import { intakeMessagesSend } from "./journal/journal-client";
 import { registerMetrics } from "./metric-registry";
 
 /** How long a client is asked to wait before it sends again: a restart or a passing overload takes seconds. */
@@ -50,6 +51,6 @@ export function refuseWhileDraining(): void {
 export async function queueData(c: Context<AppEnv>, data: readonly Datum[]): Promise<void> {
   if (data.length === 0) return;
   await unavailable("metric store", () => registerMetrics(c.env, new Set(data.map((datum) => datum.metric))));
-  const sender = intakeSender(c.env.INTAKE_QUEUE);
+  const sender = intakeSender(c.env.INTAKE_QUEUE, intakeMessagesSend(c.env, c.get("config").INTAKE_JOURNAL));
   await unavailable("intake queue", () => sender.send(data, (promise) => c.executionCtx.waitUntil(promise)));
 }

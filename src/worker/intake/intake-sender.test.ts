@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Datum } from "./datum";
 import { intakeSender, maxSendsInFlight } from "./intake-sender";
-import type { IntakeMessage } from "./queue-message";
+import { type EncodedMessage, encodeIntakeMessages, type IntakeMessage } from "./queue-message";
 
 const datum = (id: string): Datum => ({ id, metric: "m", timestamp: 1, value: 0.5, resourceId: "vm1" });
 
@@ -99,5 +99,19 @@ describe("intake sender (group commit)", () => {
     await alone;
     for (const send of sends) send.end();
     await Promise.all(busy);
+  });
+
+  it("puts the messages on the queue with the send it was given (the journaled one, when on)", async () => {
+    const { queue } = controlledQueue();
+    const send = vi.fn(async (_queue: Queue, _messages: readonly EncodedMessage[]) => undefined);
+    const sender = intakeSender(queue, send);
+    await sender.send([datum("small")], ignore);
+    await sender.send(
+      Array.from({ length: 11 }, (_, index) => datum(`large${index}`)),
+      ignore,
+    );
+    expect(send).toHaveBeenCalledTimes(2);
+    expect(send.mock.calls.map(([to]) => to)).toEqual([queue, queue]);
+    expect(send.mock.calls[0]![1]).toEqual(encodeIntakeMessages([datum("small")]));
   });
 });

@@ -1,5 +1,6 @@
 import { getOrCreate } from "../../shared/get-or-create";
 import type { Datum } from "./datum";
+import type { MessagesSend } from "./journal/journal-client";
 import { encodeIntakeMessages, sendMessages } from "./queue-message";
 
 /** The data of the requests that share one send, and how that send ended. */
@@ -50,7 +51,8 @@ async function poll(ended: () => boolean): Promise<boolean> {
  * request, so while `maxSendsInFlight` sends of this isolate are in flight, the data of the small
  * requests that arrive meanwhile gather, and the first of them sends them all once one has ended,
  * packed into as few messages as fit. Below that, and for a larger request, a request sends at once. Each request answers
- * only once the send carrying its data has succeeded; the request making a send keeps its context
+ * only once the send carrying its data has succeeded (with INTAKE_JOURNAL, the send includes the
+ * journal's one write for all its messages); the request making a send keeps its context
  * alive with `waitUntil` until the send ends, so a client going away cannot cancel a send that
  * others wait on.
  */
@@ -58,11 +60,14 @@ class IntakeSender {
   private sendsInFlight = 0;
   private gathering: Group | undefined;
 
-  constructor(private readonly queue: Queue) {}
+  constructor(
+    private readonly queue: Queue,
+    private readonly sendToQueue: MessagesSend,
+  ) {}
 
   async send(data: readonly Datum[], waitUntil: (promise: Promise<unknown>) => void): Promise<void> {
     if (data.length > maxSharedRequestData) {
-      await sendMessages(this.queue, encodeIntakeMessages(data));
+      await this.sendToQueue(this.queue, encodeIntakeMessages(data));
       return;
     }
     const joined = this.gathering;
@@ -80,7 +85,7 @@ class IntakeSender {
       this.gathering = undefined;
     }
     this.sendsInFlight += 1;
-    const sending = sendMessages(this.queue, encodeIntakeMessages(group.data));
+    const sending = this.sendToQueue(this.queue, encodeIntakeMessages(group.data));
     waitUntil(sending.catch(() => undefined));
     try {
       await sending;
@@ -96,7 +101,10 @@ class IntakeSender {
 
 const senders = new WeakMap<Queue, IntakeSender>();
 
-/** The isolate's sender for `queue` (a queue binding is one object for all the isolate's requests). */
-export function intakeSender(queue: Queue): IntakeSender {
-  return getOrCreate(senders, queue, () => new IntakeSender(queue));
+/**
+ * The isolate's sender for `queue` (a queue binding is one object for all the isolate's requests),
+ * which sends with `send` (journal/journal-client.ts: journaled or not, a setting of the isolate).
+ */
+export function intakeSender(queue: Queue, send: MessagesSend = sendMessages): IntakeSender {
+  return getOrCreate(senders, queue, () => new IntakeSender(queue, send));
 }

@@ -9,6 +9,7 @@ import {
   sendMessages,
   toRow,
   utf8Length,
+  withJournalReference,
 } from "./queue-message";
 
 /** The most bytes the encoder puts in one message, under the platform's 128 KB. */
@@ -175,6 +176,18 @@ function recordingQueue() {
 }
 
 const message = (text: string, bytes = text.length): EncodedMessage => ({ text, bytes });
+
+describe("withJournalReference", () => {
+  it("adds the reference to the message, keeping its data and an exact size bound", () => {
+    const data = [datum("a", "cpu", 0.5, "vm-é"), datum("b", "mem")];
+    const [encoded] = encodeIntakeMessages(data);
+    const referenced = withJournalReference(encoded!, [7, "send-1/0"]);
+    expect(decode(referenced).journal).toEqual([7, "send-1/0"]);
+    expect(decodeAll([referenced])).toEqual(data);
+    expect(referenced.bytes - encoded!.bytes).toBe(byteLength(referenced.text) - byteLength(encoded!.text));
+    expectSizesBounded([referenced]);
+  });
+});
 
 describe("sendMessages", () => {
   it("sends nothing for no messages", async () => {

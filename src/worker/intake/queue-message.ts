@@ -11,10 +11,15 @@ import { jsonRow } from "./row-json";
  * messages and 256 KB.
  */
 
+/** Where a message waits in the intake journal until it is consumed: the shard, and the entry there. */
+export type JournalReference = [shard: number, entry: string];
+
 /** Accepted data, grouped by metric: [metric, rows][] (an array, so any metric name is a safe key). */
 export interface IntakeMessage {
   kind: "intake";
   metrics: [string, DatumRow[]][];
+  /** Set when the message was journaled (journal/): its consumer clears the entry. */
+  journal?: JournalReference;
 }
 
 /** A row on its way into a message's JSON text. */
@@ -109,6 +114,15 @@ export function encodeIntakeMessages(data: readonly Datum[]): EncodedMessage[] {
   const text = JSON.stringify(message);
   const bytes = utf8Length(text);
   return bytes <= maxMessageBytes ? [{ text, bytes }] : packIntakeMessages(rowsByMetric);
+}
+
+/**
+ * The message with its journal reference, written into its text rather than encoded again: the
+ * reference is ASCII, and a message keeps room below the platform's limit for it.
+ */
+export function withJournalReference(message: EncodedMessage, reference: JournalReference): EncodedMessage {
+  const field = `"journal":${JSON.stringify(reference)},`;
+  return { text: `{${field}${message.text.slice(1)}`, bytes: message.bytes + field.length };
 }
 
 /** Sends messages with as few sendBatch calls as the platform's per-call limits allow. */

@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } fr
 import { request, sendJson } from "../../../test/api/support/http";
 import { addObserver, declareMetric, metricPath, observersPath } from "../../../test/api/support/metrics";
 import { utf8, verifiesSignature } from "../../../test/api/support/webhooks";
-import { readConfig } from "../config";
 import type { AttemptReport, BatchReport, DeliveryStatus } from "../delivery/vocabulary";
 import type { DatumRow } from "../intake/datum";
 import { AttemptLog } from "./attempt-log";
@@ -132,8 +131,8 @@ describe("deliveryPlan", () => {
     });
 
     expect((await metricObject("targets").deliveryPlan("targets")).observers).toEqual([
-      { target: { ...http, secrets: [secret], headers }, held: false, prompt: false },
-      { target: { ...tcp, secrets: [], headers: {} }, held: false, prompt: false },
+      { target: { ...http, secrets: [secret], headers }, held: false },
+      { target: { ...tcp, secrets: [], headers: {} }, held: false },
     ]);
   });
 
@@ -168,33 +167,68 @@ describe("deliveryPlan", () => {
     ]);
   });
 
-  it("tells which observers answer promptly: their latest attempt succeeded within DELIVERY_BUDGET_MS", async () => {
-    const prompt = await httpObserver("prompt");
-    const slow = String((await addObserver("prompt", { callbackUrl: "http://slow.example/" })).id);
-    const failing = String((await addObserver("prompt", { callbackUrl: "http://failing.example/" })).id);
-    const recovered = String((await addObserver("prompt", { callbackUrl: "http://recovered.example/" })).id);
-    const fresh = String((await addObserver("prompt", { callbackUrl: "http://fresh.example/" })).id);
-    const stub = metricObject("prompt");
-    const budgetMs = readConfig(env).DELIVERY_BUDGET_MS;
+  it("tells how long each observer's latest attempt took when it succeeded", async () => {
+    const fast = await httpObserver("answered");
+    const slow = String((await addObserver("answered", { callbackUrl: "http://slow.example/" })).id);
+    const failing = String((await addObserver("answered", { callbackUrl: "http://failing.example/" })).id);
+    const recovered = String((await addObserver("answered", { callbackUrl: "http://recovered.example/" })).id);
+    const fresh = String((await addObserver("answered", { callbackUrl: "http://fresh.example/" })).id);
+    const stub = metricObject("answered");
     await stub.recordBatch({
       attempts: [
-        attempt(prompt, { latencyMs: budgetMs }),
-        attempt(slow, { latencyMs: budgetMs + 1 }),
+        attempt(fast, { latencyMs: 3 }),
+        attempt(slow, { latencyMs: 4_000 }),
         attempt(failing, { ok: false, error: "HTTP 503 from the observer", latencyMs: 5 }),
         attempt(recovered, { ok: false, deferred: true, error: "not answered within the batch's budget" }),
-        attempt(recovered, { latencyMs: 5 }),
+        attempt(recovered, { latencyMs: 7 }),
       ],
       owed: [],
     });
 
-    const plan = (await stub.deliveryPlan("prompt")).observers;
-    expect(plan.map(({ target, prompt }) => [target.id, prompt])).toEqual([
-      [prompt, true],
-      [slow, false],
-      [failing, false],
-      [recovered, true],
-      [fresh, false],
+    const plan = (await stub.deliveryPlan("answered")).observers;
+    expect(plan.map(({ target, answeredInMs }) => [target.id, answeredInMs])).toEqual([
+      [fast, 3],
+      [slow, 4_000],
+      [failing, undefined],
+      [recovered, 7],
+      [fresh, undefined],
     ]);
+  });
+
+  describe("the batches' turns at direct deliveries", () => {
+    const batch = { latest: rows("t", 1), count: 1 };
+    const settled = <T>(promise: Promise<T>, ms: number) =>
+      Promise.race([promise, new Promise<"waiting">((resolve) => setTimeout(() => resolve("waiting"), ms))]);
+
+    it("plans a batch only once the batch before recorded its deliveries, so that it sees their outcome", async () => {
+      const observerId = await httpObserver("turns");
+      const stub = metricObject("turns");
+      const first = await stub.deliveryPlan("turns", batch);
+      expect(first.turn).toBeDefined();
+
+      const second = stub.deliveryPlan("turns", batch);
+      expect(await settled(second, 100)).toBe("waiting");
+      await stub.recordBatch({ ...failedBatch(observerId, rows("a", 1), "msg_first"), turn: first.turn! });
+
+      expect(await settled(second, 1_000)).toEqual({
+        observers: [expect.objectContaining({ held: true })],
+        ruleReaders: [],
+      });
+    });
+
+    it("gives no turn, and makes no batch wait, when every observer is held or there is none", async () => {
+      const paused = await httpObserver("no-turn");
+      const stub = metricObject("no-turn");
+      await stub.changeObserver(paused, { state: "paused" });
+
+      const heldPlan = { observers: [expect.objectContaining({ held: true })], ruleReaders: [] };
+      expect(await settled(stub.deliveryPlan("no-turn", batch), 1_000)).toEqual(heldPlan);
+      expect(await settled(stub.deliveryPlan("no-turn", batch), 1_000)).toEqual(heldPlan);
+      expect(await settled(metricObject("unobserved").deliveryPlan("unobserved", batch), 1_000)).toEqual({
+        observers: [],
+        ruleReaders: [],
+      });
+    });
   });
 });
 

@@ -3,13 +3,14 @@ import { OneAtATime } from "../../shared/one-at-a-time";
 import { type Config, readConfig } from "../config";
 import { reportAttempt } from "../delivery/attempt-report";
 import { executeDeliveries } from "../delivery/transports/dispatch";
-import type { AttemptRecord, BatchReport, Delivery, MetricPlan } from "../delivery/vocabulary";
+import type { AttemptRecord, BatchReport, Delivery, MetricPlan, ObserverPlan } from "../delivery/vocabulary";
 import type { DatumRow } from "../intake/datum";
 import { encodeIntakeMessages, sendMessages } from "../intake/queue-message";
 import { countingRequests } from "../ops/usage";
 import type { RestCall } from "../rules/evaluation/compile-rule";
 import { AttemptLog } from "./attempt-log";
 import { BacklogStore } from "./backlog-store";
+import { BatchTurns } from "./batch-turns";
 import { DeliveryLedger } from "./delivery-ledger";
 import { metricCatalogStub } from "./metric-catalog";
 import type { MetricDeclaration, MetricView } from "./metric-schema";
@@ -19,6 +20,12 @@ import { RecentData } from "./recent-data";
 
 /** The metric under which observers that became disabled are announced. */
 export const observerDisabledMetric = "tower.observer.disabled";
+
+/**
+ * How long a batch may keep its turn at direct deliveries, in budgets: its deliveries start within
+ * one, each is abandoned at most one after it started, and the third leaves time to record them.
+ */
+const turnLeaseInBudgets = 3;
 
 /** How long one alarm keeps delivering an observer's backlog before it yields to the next alarm. */
 const drainTimeMs = 30_000;
@@ -64,6 +71,7 @@ export class MetricObject extends DurableObject<Env> {
   private readonly recent: RecentData;
   /** Creations and deletions run one at a time: they await the catalog. */
   private readonly lifecycle = new OneAtATime();
+  private readonly turns = new BatchTurns();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -236,19 +244,29 @@ export class MetricObject extends DurableObject<Env> {
 
   /**
    * The observers of the metric and how a batch treats each (delivered to now, or held: its data go
-   * to its backlog; and whether it answers promptly, which lets a request to it outlast the batch's
-   * budget), and the enabled rules that read the metric. Creates the metric if it does not exist,
-   * and records the batch's data among the metric's recent data.
+   * to its backlog; and how long its latest successful attempt took, which tells how long the batch
+   * waits for it), and the enabled rules that read the metric. A batch of data that delivers to
+   * some observer directly gets the turn (see BatchTurns), once the batch before recorded its outcome.
+   * Creates the metric if it does not exist, and records the batch's data among its recent data.
    */
   async deliveryPlan(name: string, batch: BatchIntake = { latest: [], count: 0 }): Promise<MetricPlan> {
     await this.ensureMetric(name);
     this.recent.record(batch.latest, batch.count, Date.now());
     const budgetMs = readConfig(this.env).DELIVERY_BUDGET_MS;
-    const observers = this.observers.targets(Date.now()).map(({ target, ledger }) => {
+    const turn =
+      batch.count > 0 && this.observers.count() > 0 ? await this.turns.take(turnLeaseInBudgets * budgetMs) : undefined;
+    const ruleReaders = this.ruleReaders();
+    const observers = this.observers.targets(Date.now()).map(({ target, ledger }): ObserverPlan => {
       const held = ledger.state !== "active" || ledger.backlog > 0;
-      return { target, held, prompt: !held && this.answeredWithin(target.id, budgetMs) };
+      const answeredInMs = held ? undefined : this.latestAnswerMs(target.id);
+      return { target, held, ...(answeredInMs === undefined ? {} : { answeredInMs }) };
     });
-    return { observers, ruleReaders: this.ruleReaders() };
+    if (turn === undefined) return { observers, ruleReaders };
+    if (observers.every((observer) => observer.held)) {
+      this.turns.handBack(turn);
+      return { observers, ruleReaders };
+    }
+    return { observers, ruleReaders, turn };
   }
 
   /** Lists an enabled rule that reads the metric (which is created if need be). */
@@ -285,6 +303,7 @@ export class MetricObject extends DurableObject<Env> {
       disabled: this.ledger.recordBatch(report, now),
       broughtForward: this.ledger.bringForward(report, now),
     }));
+    if (report.turn !== undefined) this.turns.handBack(report.turn);
     if (report.owed.length > 0 || disabled.length > 0 || broughtForward) await this.scheduleWake();
     await this.announceDisabled(disabled, now);
   }
@@ -363,10 +382,10 @@ export class MetricObject extends DurableObject<Env> {
     }
   }
 
-  /** Whether the observer's latest attempt succeeded within `ms`. */
-  private answeredWithin(observerId: string, ms: number): boolean {
+  /** How long the observer's latest attempt took, if it succeeded. */
+  private latestAnswerMs(observerId: string): number | undefined {
     const [latest] = this.attempts.latest(observerId, 1);
-    return latest?.ok === true && latest.latencyMs <= ms;
+    return latest?.ok ? latest.latencyMs : undefined;
   }
 
   private rotationEndsAt(): number {

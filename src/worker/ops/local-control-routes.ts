@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { ApiError } from "../../shared/problems";
 import type { AppEnv } from "../http/app-env";
+import { replayJournal } from "../intake/journal/journal-client";
 import { drainProgress, startDraining } from "./drain";
 
 const encoder = new TextEncoder();
@@ -13,7 +14,8 @@ async function sameToken(presented: string, expected: string): Promise<boolean> 
 }
 
 /**
- * `/_local/drain`: how the local launcher stops the service without losing data. Served only when
+ * `/_local/drain`: how the local launcher stops the service without losing data; `/_local/journal/replay`:
+ * how, at start, it has the intake messages a crash left unconsumed sent again. Served only when
  * the launcher gave the Worker a LOCAL_CONTROL_TOKEN, and only to a request carrying it; anything
  * else is told the route does not exist. Not part of the API.
  */
@@ -31,4 +33,5 @@ localControlRoutes
     startDraining();
     return c.json(drainProgress());
   })
-  .get("/drain", (c) => c.json(drainProgress()));
+  .get("/drain", (c) => c.json(drainProgress()))
+  .post("/journal/replay", async (c) => c.json({ replayed: await replayJournal(c.env) }));

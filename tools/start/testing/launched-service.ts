@@ -34,12 +34,21 @@ export async function launchService(
   return { launcher, url: `http://127.0.0.1:${port}` };
 }
 
+/** The launcher's process and every process it started (workerd, the relay), by pid. */
+export function processTreeOf(launcher: LauncherRun): number[] {
+  return [launcher.child.pid!, ...descendants(launcher.child.pid!).map((process) => process.pid)];
+}
+
 /**
- * Kills the launcher with SIGKILL, as a crash would, and resolves once it and every process it
- * had started (workerd, the relay) are gone; rejects if one is still running after `timeoutMs`.
+ * Kills the launcher with SIGKILL, as a crash would, and resolves once it and every process of
+ * `tree` are gone; rejects if one is still running after `timeoutMs`. A test that must kill at a
+ * precise moment reads the tree beforehand, which takes a while.
  */
-export async function killLauncher(launcher: LauncherRun, timeoutMs = 10_000): Promise<void> {
-  const tree = [launcher.child.pid!, ...descendants(launcher.child.pid!).map((process) => process.pid)];
+export async function killLauncher(
+  launcher: LauncherRun,
+  timeoutMs = 10_000,
+  tree = processTreeOf(launcher),
+): Promise<void> {
   launcher.child.kill("SIGKILL");
   await launcher.exited;
   const deadline = Date.now() + timeoutMs;

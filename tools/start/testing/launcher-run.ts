@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { fileURLToPath } from "node:url";
 import { eventually } from "../../../test/e2e/support/service.ts";
 import { projectRoot } from "../project.ts";
 
@@ -16,15 +17,21 @@ export interface LauncherRun {
 /** `npm start` (start.ts) or `npm run dev` (dev.ts). */
 export type LauncherScript = "start.ts" | "dev.ts";
 
+const scriptPaths: Record<LauncherScript, string> = {
+  "start.ts": fileURLToPath(new URL("../start.ts", import.meta.url)),
+  "dev.ts": fileURLToPath(new URL("../dev.ts", import.meta.url)),
+};
+const runBundled = fileURLToPath(new URL("../run-bundled.mjs", import.meta.url));
+
 /**
- * A launcher without npm, as `node --import tsx`, with the given settings and none of this
- * process's own launcher or relay settings.
+ * A launcher without npm, as its npm script runs it (run-bundled.mjs), with the given settings and
+ * none of this process's own launcher or relay settings.
  */
 export function spawnLauncher(script: LauncherScript, env: Record<string, string>): LauncherRun {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(RELAY_|PORT$|TOWER_STATE_DIR$)/.test(name)),
   );
-  const child = spawn(process.execPath, ["--import", "tsx", `tools/start/${script}`], {
+  const child = spawn(process.execPath, [runBundled, scriptPaths[script]], {
     cwd: projectRoot,
     env: { ...inherited, ...env },
     stdio: ["ignore", "pipe", "pipe"],

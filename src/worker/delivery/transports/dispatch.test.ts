@@ -85,12 +85,79 @@ describe("executeDeliveries within a budget", () => {
     });
   });
 
-  it("lets a request to an observer that answers promptly run past the budget, within DELIVERY_TIMEOUT_MS", async () => {
-    observersAnsweringAfter(300);
+  it("waits for each request as long as its delivery's answerWaitMs, whether shorter or longer than the budget", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(
+      (_, init) =>
+        new Promise((resolve, reject) => {
+          const answer = setTimeout(() => resolve(new Response(null, { status: 204 })), 300);
+          init?.signal?.addEventListener("abort", () => {
+            clearTimeout(answer);
+            reject(init.signal?.reason);
+          });
+        }),
+    );
 
-    const [result] = await executeDeliveries([{ ...delivery("prompt"), prompt: true }], config(), 100);
+    const [quick, patient] = await executeDeliveries(
+      [
+        { ...delivery("quick"), answerWaitMs: 50 },
+        { ...delivery("patient"), answerWaitMs: 1_000 },
+      ],
+      config(),
+      100,
+    );
 
-    expect(result).toMatchObject({ ok: true, httpStatus: 204 });
+    expect(quick).toMatchObject({ ok: false, deferred: true });
+    expect(quick!.latencyMs).toBeLessThan(300);
+    expect(patient).toMatchObject({ ok: true, httpStatus: 204 });
+  });
+
+  it("lets observers taken for hung hold none of the six connections for long: the others' deliveries start", async () => {
+    const hung = new Set(observerIds(6).map((id) => `http://${id}.example/`));
+    vi.spyOn(globalThis, "fetch").mockImplementation((url, init) =>
+      hung.has(String(url))
+        ? new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)))
+        : Promise.resolve(new Response(null, { status: 204 })),
+    );
+
+    const results = await executeDeliveries(
+      [...observerIds(6), "healthy"].map((id) => ({ ...delivery(id), answerWaitMs: 50 })),
+      config(),
+      1_000,
+    );
+
+    expect(results.at(-1)).toMatchObject({ ok: true, delivery: { target: { id: "healthy" } } });
+    expect(results.filter((result) => result.deferred)).toHaveLength(6);
+  });
+
+  it("sends an observer's payloads one after the other, and none behind one it did not take", async () => {
+    const bodies: string[] = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (_, init) => {
+      bodies.push(String(init?.body));
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      inFlight -= 1;
+      return new Response(null, { status: bodies.length === 3 ? 500 : 204 });
+    });
+    const payloads = [1, 2, 3, 4].map((value) => ({
+      ...delivery("ordered"),
+      rows: [[`d${value}`, 1_000, value, "vm1"]] as Delivery["rows"],
+    }));
+
+    const results = await executeDeliveries(payloads, config(), 1_000);
+
+    expect(mostInFlight).toBe(1);
+    expect(bodies.map((body) => (JSON.parse(body) as { value: number }[])[0]?.value)).toEqual([1, 2, 3]);
+    expect(results.map(({ ok, deferred }) => [ok, deferred ?? false])).toEqual([
+      [true, false],
+      [true, false],
+      [false, false],
+      [false, true],
+    ]);
+    expect(results[3]?.error).toBe(
+      "not sent behind an earlier payload the observer did not take; continued from the backlog",
+    );
   });
 
   it("gives a delivery without a budget the whole DELIVERY_TIMEOUT_MS, as a failure when it runs out", async () => {

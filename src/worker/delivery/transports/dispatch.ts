@@ -9,28 +9,26 @@ import { deliverViaRelay } from "./relay-client";
  */
 const simultaneousHttpDeliveries = 6;
 
-/** A delivery the batch's budget left no time to start: nothing was sent, so its data go on from the backlog. */
-function notStarted(delivery: Delivery): DeliveryResult {
-  return {
-    delivery,
-    ok: false,
-    deferred: true,
-    error: "not started within the batch's budget; continued from the backlog",
-    latencyMs: 0,
-  };
+/** A delivery the batch left unsent: its data go on from the backlog, in their turn. */
+function unsent(delivery: Delivery, why: string): DeliveryResult {
+  return { delivery, ok: false, deferred: true, error: `${why}; continued from the backlog`, latencyMs: 0 };
+}
+
+/** Payloads to one observer of one metric: sent one after the other, so that they arrive in order. */
+function laneOf(delivery: Delivery): string {
+  return `${delivery.metric}\u0000${delivery.target.id}`;
 }
 
 /*
- * The batch's budget ends the starting of deliveries, not the deliveries under way. Cutting a
- * request once it is sent may cut one the observer has taken, which it then gets again from the
- * backlog; and cutting every request when the batch's budget ends would cut a payload sent late in
- * the batch after a fraction of the time a healthy observer needs. So a request to an observer
- * whose latest attempt succeeded within the budget runs its whole DELIVERY_TIMEOUT_MS: such an
- * observer answering late is busy, or the machine is, rather than failing, and cutting the request
- * would only duplicate it. The price: the first batch after such an observer stops answering waits
- * for its timeout, once; its backlog then keeps it from holding up later batches. A request to any
- * other observer (a new one, or one whose latest attempt failed or was slow) is cut one budget after
- * it was sent, so a hanging observer holds up no batch for longer than twice the budget.
+ * The batch's budget ends the starting of deliveries; each request is then waited for as long as
+ * its delivery's `answerWaitMs` (see answer-wait.ts), and abandoned after that. An abandoned request
+ * may have reached the observer or not: nothing tells, so its payload is owed again, with its
+ * webhook id, and a receiver that did take it recognises the repeat. Waiting longer for an observer
+ * that answered before would spare that repeat, but would make its first hang cost every other
+ * observer the wait (the batch, and the batches queued behind it, wait for the slowest request).
+ *
+ * An observer's payloads go one after the other: once one is not delivered, the ones behind it are
+ * not sent, so that they do not overtake it; they follow it from the backlog.
  */
 async function deliverAllOverHttp(
   deliveries: Delivery[],
@@ -39,17 +37,24 @@ async function deliverAllOverHttp(
 ): Promise<DeliveryResult[]> {
   const results: DeliveryResult[] = new Array(deliveries.length);
   const budget = budgetMs === undefined ? undefined : AbortSignal.timeout(budgetMs);
+  const lanes = [...Map.groupBy(deliveries.keys(), (index) => laneOf(deliveries[index]!)).values()];
   let next = 0;
   const worker = async () => {
-    while (next < deliveries.length) {
-      const delivery = deliveries[next]!;
-      const index = next++;
-      results[index] = budget?.aborted
-        ? notStarted(delivery)
-        : await deliverOverHttp(delivery, timeoutMs, delivery.prompt ? undefined : budgetMs);
+    while (next < lanes.length) {
+      let undelivered = false;
+      for (const index of lanes[next++]!) {
+        const delivery = deliveries[index]!;
+        const result: DeliveryResult = budget?.aborted
+          ? unsent(delivery, "not started within the batch's budget")
+          : undelivered
+            ? unsent(delivery, "not sent behind an earlier payload the observer did not take")
+            : await deliverOverHttp(delivery, timeoutMs, delivery.answerWaitMs ?? budgetMs);
+        undelivered ||= !result.ok;
+        results[index] = result;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(simultaneousHttpDeliveries, deliveries.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(simultaneousHttpDeliveries, lanes.length) }, worker));
   return results;
 }
 

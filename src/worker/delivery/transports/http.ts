@@ -7,16 +7,16 @@ import { describeNetworkError } from "./network-failure";
 import { signWebhook } from "./webhook-signature";
 
 /**
- * Why a request ended without an answer: the delivery's budget ran out first, the observer never
+ * Why a request ended without an answer: the batch stopped waiting for it first, the observer never
  * answered, or it could not be reached.
  */
 function describeFailure(
   error: unknown,
   callbackUrl: string,
   timeoutMs: number,
-  budget: AbortSignal | undefined,
+  batchWait: AbortSignal | undefined,
 ): Partial<DeliveryResult> {
-  if (budget?.aborted)
+  if (batchWait?.aborted)
     return { deferred: true, error: "not answered within the batch's budget; continued from the backlog" };
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return { error: `no answer within ${timeoutMs} ms` };
@@ -29,7 +29,7 @@ async function send(
   body: string | undefined,
   contentType: string,
   timeoutMs: number,
-  budget: AbortSignal | undefined,
+  batchWait: AbortSignal | undefined,
 ): Promise<Omit<DeliveryResult, "delivery" | "latencyMs">> {
   const { target, webhookId } = delivery;
   const headers: Record<string, string> = {
@@ -50,7 +50,7 @@ async function send(
       ...(body === undefined ? {} : { body }),
       headers,
       redirect: "manual",
-      signal: budget ? AbortSignal.any([timeout, budget]) : timeout,
+      signal: batchWait ? AbortSignal.any([timeout, batchWait]) : timeout,
     });
     await response.body?.cancel();
     const httpStatus = response.status;
@@ -67,7 +67,7 @@ async function send(
       ...(waitSeconds === undefined ? {} : { retryAfterSeconds: waitSeconds }),
     };
   } catch (error) {
-    return { ok: false, ...describeFailure(error, target.callbackUrl!, timeoutMs, budget) };
+    return { ok: false, ...describeFailure(error, target.callbackUrl!, timeoutMs, batchWait) };
   }
 }
 
@@ -85,21 +85,21 @@ function requestBodies(delivery: Delivery): (string | undefined)[] {
 
 /**
  * Sends the delivery's payload(s) to the observer's callbackUrl; it succeeds only if every request
- * got a 2xx. With `budgetMs`, the delivery is cut (deferred) when it is not done that long after
+ * got a 2xx. With `answerWaitMs`, the delivery is cut (deferred) when it is not done that long after
  * it started.
  */
 export async function deliverOverHttp(
   delivery: Delivery,
   timeoutMs: number,
-  budgetMs?: number,
+  answerWaitMs?: number,
 ): Promise<DeliveryResult> {
   const started = Date.now();
-  const budget = budgetMs === undefined ? undefined : AbortSignal.timeout(budgetMs);
+  const batchWait = answerWaitMs === undefined ? undefined : AbortSignal.timeout(answerWaitMs);
   const { contentType } = serializerFor(delivery.target.format);
   let last: Omit<DeliveryResult, "delivery" | "latencyMs"> = { ok: true };
   for (const body of requestBodies(delivery)) {
     if (body?.length === 0) continue;
-    last = await send(delivery, body, contentType, timeoutMs, budget);
+    last = await send(delivery, body, contentType, timeoutMs, batchWait);
     if (!last.ok) break;
   }
   return { delivery, ...last, latencyMs: Date.now() - started };

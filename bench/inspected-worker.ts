@@ -1,0 +1,50 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startLocalWorker } from "../tools/start/local-worker.ts";
+import { freePort } from "../tools/testing/free-port.ts";
+import { findDescendants, ProcessGroup } from "./process-accounting.ts";
+import type { SystemUnderTest } from "./system-under-test.ts";
+import { towerEdge } from "./tower-edge.ts";
+
+/** A Worker of its own with workerd's inspector open, and its workerd process. */
+export interface InspectedWorker {
+  serviceUrl: string;
+  system: SystemUnderTest;
+  inspectorPort: number;
+  runtime: ProcessGroup;
+}
+
+const workerdPids = () =>
+  new Set(findDescendants(process.pid, (child) => child.comm === "workerd").map(({ pid }) => pid));
+
+/**
+ * Runs `use` on a Worker of its own, as `npm start` runs it but with workerd's inspector open, and
+ * stops it after. Measurements through the inspector have a Worker to themselves: an open
+ * inspector may cost the isolate time, which the other measurements must not carry, and a fresh
+ * workerd's memory carries nothing of earlier sections.
+ */
+export async function withInspectedWorker<T>(name: string, use: (worker: InspectedWorker) => Promise<T>): Promise<T> {
+  const stateDir = await mkdtemp(join(tmpdir(), `tower-edge-${name}-`));
+  const inspectorPort = await freePort();
+  const before = workerdPids();
+  const worker = await startLocalWorker({
+    port: await freePort(),
+    stateDir,
+    verbose: false,
+    inspectorPort,
+    bindings: { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true" },
+  });
+  const system = towerEdge(worker.url);
+  try {
+    const runtime = new ProcessGroup(
+      "workerd",
+      findDescendants(process.pid, (child) => child.comm === "workerd" && !before.has(child.pid)),
+    );
+    return await use({ serviceUrl: worker.url, system, inspectorPort, runtime });
+  } finally {
+    await system.close();
+    await worker.dispose();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}

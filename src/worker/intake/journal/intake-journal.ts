@@ -1,0 +1,74 @@
+import { DurableObject } from "cloudflare:workers";
+import { type EncodedMessage, sendMessages, utf8Length } from "../queue-message";
+
+/** A journaled message: its entry id, and its text as sent (journal reference included). */
+export interface JournalEntry {
+  id: string;
+  text: string;
+}
+
+/** Entries a replay reads and sends at a time, so that a large journal is not held in memory whole. */
+const replayPageEntries = 200;
+
+/**
+ * One shard of the intake journal: the intake messages sent to the queue and not consumed yet.
+ * Used where the queue does not keep what a send put on it across a crash (the local queue, held in
+ * memory): every message is written here in the same step that sends it, and its entry is cleared
+ * once a consumer acknowledged it, so that what a crash left here is what was accepted and not
+ * consumed. Replaying it sends those messages again (duplicates at worst, which at-least-once allows).
+ */
+export class IntakeJournal extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS entry (id TEXT PRIMARY KEY, text TEXT NOT NULL)");
+  }
+
+  /** Keeps the entries of one send, all or none. */
+  write(entries: JournalEntry[]): void {
+    this.ctx.storage.transactionSync(() => {
+      for (const { id, text } of entries) {
+        this.ctx.storage.sql.exec("INSERT INTO entry (id, text) VALUES (?, ?)", id, text);
+      }
+    });
+  }
+
+  /** Forgets consumed entries; an id not (or no longer) here is ignored. */
+  clear(ids: string[]): void {
+    this.ctx.storage.transactionSync(() => {
+      for (const id of ids) this.ctx.storage.sql.exec("DELETE FROM entry WHERE id = ?", id);
+    });
+  }
+
+  /** How many entries wait here. */
+  size(): number {
+    return this.ctx.storage.sql.exec<{ count: number }>("SELECT count(*) AS count FROM entry").one().count;
+  }
+
+  /**
+   * Sends every entry that was here when the replay began to the queue again, in the order written,
+   * and keeps them until their consumer clears them. Entries written meanwhile went to the queue
+   * with their own send. Resolves with the number of messages sent.
+   */
+  async replay(): Promise<number> {
+    const sql = this.ctx.storage.sql;
+    const last = sql.exec<{ last: number | null }>("SELECT max(rowid) AS last FROM entry").one().last ?? 0;
+    let after = 0;
+    let sent = 0;
+    while (after < last) {
+      const page = sql
+        .exec<{ position: number; text: string }>(
+          "SELECT rowid AS position, text FROM entry WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?",
+          after,
+          last,
+          replayPageEntries,
+        )
+        .toArray();
+      if (page.length === 0) break;
+      const messages: EncodedMessage[] = page.map(({ text }) => ({ text, bytes: utf8Length(text) }));
+      await sendMessages(this.env.INTAKE_QUEUE, messages);
+      sent += messages.length;
+      after = page.at(-1)!.position;
+    }
+    return sent;
+  }
+}
