@@ -132,11 +132,11 @@ export default defineConfig({
           "test/e2e/static-assets.test.ts",
           // Body limits: wrangler dev's proxy receives the bodies first and passes them on.
           "test/e2e/body-limit.test.ts",
-          // Queues: intake, local queue, consumer, observers; each server configures the local queue.
-          "test/e2e/delivery-http.test.ts",
           // Stop and start on the same state: each server's on-disk layout, alarms resuming after it.
           "test/e2e/observers-restart.test.ts",
-          // A crash: each launcher's process tree under SIGKILL, and the intake journal it replays at start.
+          // A crash: each launcher's process tree under SIGKILL, and the intake journal it replays at
+          // start. Also the queues: 5,000 data through intake, the local queue (each server configures
+          // its own), the consumer and an HTTP observer.
           "test/e2e/restart-crash.test.ts",
         ],
         { TOWER_E2E_SERVER: "dev" },

@@ -42,9 +42,9 @@ export const configSchema = z.object({
   /** How long one delivery attempt may take before it counts as failed. */
   DELIVERY_TIMEOUT_MS: integerSetting(1, 600_000, 10_000, "milliseconds"),
   /**
-   * How long a batch starts its direct deliveries, and how long a request to an observer that has
-   * not answered promptly may then take: what an observer has not taken in time moves to its
-   * backlog, so a slow observer does not hold up the others for long.
+   * How long a batch starts its direct deliveries, and the longest it waits for an HTTP payload (an
+   * observer that answered quickly before is waited for less): what an observer has not taken in
+   * time moves to its backlog, so a slow observer does not hold up the others for long.
    */
   DELIVERY_BUDGET_MS: integerSetting(1, 600_000, 2_000, "milliseconds"),
   /** Seconds between the attempts at undelivered data; the whole schedule is how long data are tried. */

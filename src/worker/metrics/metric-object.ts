@@ -5,7 +5,8 @@ import { reportAttempt } from "../delivery/attempt-report";
 import { executeDeliveries } from "../delivery/transports/dispatch";
 import type { AttemptRecord, BatchReport, Delivery, MetricPlan, ObserverPlan } from "../delivery/vocabulary";
 import type { DatumRow } from "../intake/datum";
-import { encodeIntakeMessages, sendMessages } from "../intake/queue-message";
+import { intakeMessagesSend } from "../intake/journal/journal-client";
+import { encodeIntakeMessages } from "../intake/queue-message";
 import { countingRequests } from "../ops/usage";
 import type { RestCall } from "../rules/evaluation/compile-rule";
 import { AttemptLog } from "./attempt-log";
@@ -376,7 +377,8 @@ export class MetricObject extends DurableObject<Env> {
       resourceId: observerId,
     }));
     try {
-      await sendMessages(this.env.INTAKE_QUEUE, encodeIntakeMessages(data));
+      const send = intakeMessagesSend(this.env, readConfig(this.env).INTAKE_JOURNAL);
+      await send(this.env.INTAKE_QUEUE, encodeIntakeMessages(data));
     } catch (error) {
       console.error("observer disabled, but not announced:", error instanceof Error ? error.message : error);
     }

@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
 import type { Datum, DatumRow } from "../intake/datum";
-import { encodeIntakeMessages, rowsToData, sendMessages } from "../intake/queue-message";
+import { intakeMessagesSend } from "../intake/journal/journal-client";
+import { encodeIntakeMessages, rowsToData } from "../intake/queue-message";
 import { knowledgeBase } from "../model/knowledge-base";
 import { countingRequests } from "../ops/usage";
 import { type Accumulator, addToAccumulator, newAccumulator } from "./aggregation/accumulator";
@@ -241,7 +242,10 @@ export class RuleObject extends DurableObject<Env> {
   }
 
   private async send(output: readonly Datum[]): Promise<void> {
-    if (output.length > 0) await sendMessages(this.env.INTAKE_QUEUE, encodeIntakeMessages(output));
+    if (output.length === 0) return;
+    // Journaled like accepted data: a window closed is not closed again after a crash.
+    const send = intakeMessagesSend(this.env, readConfig(this.env).INTAKE_JOURNAL);
+    await send(this.env.INTAKE_QUEUE, encodeIntakeMessages(output));
   }
 
   private async readModel(): Promise<ModelSnapshot> {

@@ -29,10 +29,18 @@ const v2Codes: Record<number, string> = {
 /** The headers an error answer carries besides its body's: Retry-After and the like. */
 const headersOf = (error: ApiError) => ({ ...error.headers });
 
+/**
+ * A message as a header value can carry it: the message may quote the body, whose control
+ * characters and non-ASCII text a header may not hold. The JSON body keeps the message as it is.
+ */
+export function headerSafe(message: string): string {
+  return message.replace(/[^\x20-\x7e]/g, "?");
+}
+
 export function influxV1Error(error: ApiError): Response {
   return Response.json(
     { error: error.message },
-    { status: error.status, headers: { ...headersOf(error), "x-influxdb-error": error.message } },
+    { status: error.status, headers: { ...headersOf(error), "x-influxdb-error": headerSafe(error.message) } },
   );
 }
 
