@@ -23,8 +23,8 @@ function workerProject(
       include,
       ...files,
       // A file's first request starts its workerd isolate, which takes seconds on a loaded 2-core machine.
-      testTimeout: 20_000,
-      hookTimeout: 20_000,
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
       onConsoleLog: withoutAttemptLines,
     },
   };
@@ -71,9 +71,9 @@ function withoutAttemptLines(log: string): false | undefined {
 export default defineConfig({
   test: {
     reporters: ["default", new SlowestFilesReporter()],
-    // The tests wait on processes, sockets and timers more than they compute: as many files at once
-    // as there are cores, where vitest's default keeps one core free (one file at a time on two).
-    maxWorkers: "100%",
+    // The tests wait on processes, sockets and timers more than they compute: with one file per core
+    // the cores were often idle, so half as many files again as there are cores.
+    maxWorkers: "150%",
     projects: [
       // The Worker's modules (unit tests beside them) and its API, open as in local development:
       // each file that uses bindings on storage of its own, the others together.

@@ -343,7 +343,7 @@ describe("the agents' routes", () => {
             await check({ what: `a ${change.kind} body`, method: "POST", path: route.path, init: { ...valid, body } });
           },
         ),
-        { numRuns: 60, interruptAfterTimeLimit: 30_000 },
+        { numRuns: 25, interruptAfterTimeLimit: 15_000 },
       );
     },
     fuzzTimeoutMs,
