@@ -1,6 +1,6 @@
 import { createSocket } from "node:dgram";
-import { createServer as createHttpServer, type IncomingMessage } from "node:http";
-import { createServer as createTcpServer } from "node:net";
+import { createServer as createHttpServer, type Server as HttpServer, type IncomingMessage } from "node:http";
+import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import { signWebhook } from "../../src/worker/delivery/transports/webhook-signature.ts";
 
 /*
@@ -39,8 +39,17 @@ async function signatureNote(secret: string | undefined, request: IncomingMessag
   return (await verifiesSignature(secret, request.headers, body)) ? "  signature valid" : "  signature NOT VALID";
 }
 
-function listening(server: { address(): unknown }): number {
-  return (server.address() as { port: number }).port;
+/** Starts `server` (HTTP or TCP) listening; resolves once it does, with the port it took. */
+function listen(server: HttpServer | TcpServer, port: number, host: string): Promise<Receiver> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () =>
+      resolve({
+        port: (server.address() as { port: number }).port,
+        close: () => new Promise((done) => server.close(() => done())),
+      }),
+    );
+  });
 }
 
 /** An HTTP receiver: prints each request (its webhook-id, whether its signature holds) and its body; answers 204. */
@@ -58,15 +67,7 @@ export function receiveHttp(port: number, host: string, print: Print, secret?: s
     if (body) print(body.trimEnd());
     response.writeHead(204).end();
   });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () =>
-      resolve({
-        port: listening(server),
-        close: () => new Promise((done) => server.close(() => done())),
-      }),
-    );
-  });
+  return listen(server, port, host);
 }
 
 /** A TCP receiver (GRAPHITE, INFLUXDB line protocol): prints each line as it arrives. */
@@ -85,15 +86,7 @@ export function receiveTcp(port: number, host: string, print: Print): Promise<Re
     });
     socket.on("error", () => socket.destroy());
   });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () =>
-      resolve({
-        port: listening(server),
-        close: () => new Promise((done) => server.close(() => done())),
-      }),
-    );
-  });
+  return listen(server, port, host);
 }
 
 /** A UDP receiver: prints each datagram, each of its lines. */

@@ -18,6 +18,8 @@ import { check, checkAll, type Probe } from "../support/route-fuzzing";
 
 const metric = "fuzzed.agent";
 const protobufType = "application/x-protobuf";
+/** Remote write's headers: a protobuf body in a snappy block. */
+const snappyProtobuf = { "content-type": protobufType, "content-encoding": "snappy" };
 const lineProtocolType = "text/plain; charset=utf-8";
 const mebibyte = 1 << 20;
 
@@ -95,23 +97,18 @@ const hostileProtobuf: [string, () => Uint8Array][] = [
   ["messages nested 100,000 deep", () => nested([1], 100_000, new Uint8Array())],
 ];
 
+/** A POST of `body` to `path` with `headers`. */
+const post = (what: string, path: string, body: BodyInit, headers: Record<string, string>): Probe => ({
+  what,
+  method: "POST",
+  path,
+  init: { body, headers },
+});
+
 /** The same in snappy, as remote write sends it, and as it is for OTLP. */
 const protobufProbes = (name: string, bytes: () => Uint8Array): Probe[] => [
-  {
-    what: `${name} (remote write)`,
-    method: "POST",
-    path: remoteWriteRoute.path,
-    init: {
-      body: SnappyJS.compress(bytes()),
-      headers: { "content-type": protobufType, "content-encoding": "snappy" },
-    },
-  },
-  {
-    what: `${name} (OTLP)`,
-    method: "POST",
-    path: "/otlp/v1/metrics",
-    init: { body: bytes(), headers: { "content-type": protobufType } },
-  },
+  post(`${name} (remote write)`, remoteWriteRoute.path, SnappyJS.compress(bytes()), snappyProtobuf),
+  post(`${name} (OTLP)`, "/otlp/v1/metrics", bytes(), { "content-type": protobufType }),
 ];
 
 /** Snappy blocks that lie: each sent to remote write. */
@@ -151,15 +148,12 @@ function gzippedRepeats(size: number, text: string): Promise<Uint8Array> {
 
 /** `body` to both line protocol routes. */
 const lineProbes = (what: string, body: string | Uint8Array, encoding?: string): Probe[] =>
-  ["/write", "/api/v2/write"].map((path) => ({
-    what,
-    method: "POST",
-    path,
-    init: {
-      body,
-      headers: { "content-type": lineProtocolType, ...(encoding ? { "content-encoding": encoding } : {}) },
-    },
-  }));
+  ["/write", "/api/v2/write"].map((path) =>
+    post(what, path, body, {
+      "content-type": lineProtocolType,
+      ...(encoding ? { "content-encoding": encoding } : {}),
+    }),
+  );
 
 /** Line protocol at the sizes that cost a careless reader most. */
 const hostileLines: [string, () => string][] = [
@@ -212,12 +206,9 @@ describe("the agents' routes", () => {
     async () => {
       const anyValue = nested([5, 1], 200_000, new ProtobufWriter().stringField(1, "x").finish());
       await sendAll([
-        {
-          what: "an attribute nested 100,000 deep",
-          method: "POST",
-          path: "/otlp/v1/metrics",
-          init: { body: otlpWithAttribute(anyValue), headers: { "content-type": protobufType } },
-        },
+        post("an attribute nested 100,000 deep", "/otlp/v1/metrics", otlpWithAttribute(anyValue), {
+          "content-type": protobufType,
+        }),
       ]);
     },
     fuzzTimeoutMs,
@@ -226,14 +217,7 @@ describe("the agents' routes", () => {
   it.each(hostileSnappy)(
     "answer remote write's snappy with %s without a server error",
     async (name, body) => {
-      await sendAll([
-        {
-          what: name,
-          method: "POST",
-          path: remoteWriteRoute.path,
-          init: { body: body(), headers: { "content-type": protobufType, "content-encoding": "snappy" } },
-        },
-      ]);
+      await sendAll([post(name, remoteWriteRoute.path, body(), snappyProtobuf)]);
     },
     fuzzTimeoutMs,
   );
@@ -249,14 +233,7 @@ describe("the agents' routes", () => {
   it.each(hostileOtlpJson)(
     "answer OTLP JSON with %s without a server error",
     async (name, body) => {
-      await sendAll([
-        {
-          what: name,
-          method: "POST",
-          path: otlpJsonRoute.path,
-          init: { body: body(), headers: { "content-type": "application/json" } },
-        },
-      ]);
+      await sendAll([post(name, otlpJsonRoute.path, body(), { "content-type": "application/json" })]);
     },
     fuzzTimeoutMs,
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { canGroup, groupingsOf, isRuleClass, type RuleClass, ruleClasses } from "./grouping";
 
-/** RULES.md's table as written: each class and the classes it groups into besides itself. */
+/** The original's grouping table as written: each class and the classes it groups into besides itself. */
 const originalTable: Record<RuleClass, RuleClass[]> = {
   Method: ["InternalComponent", "VM", "PaaSService", "CloudProvider", "Location", "Node", "Cluster", "Rack"],
   InternalComponent: ["VM", "PaaSService", "CloudProvider", "Location", "Node", "Cluster", "Rack"],

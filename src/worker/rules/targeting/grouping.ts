@@ -2,8 +2,8 @@ import type { ReferenceFieldName, ResourceClass } from "../../model/ontology";
 
 /*
  * Which classes a rule may target and group by, and how a resource of one class groups into resources
- * of another: the original's grouping table, as steps along the model's references. The table of
- * RULES.md is the transitive closure of these steps.
+ * of another: the original's grouping table, as steps along the model's references. The original's
+ * table, which grouping.test.ts keeps as written, is the transitive closure of these steps.
  */
 
 /** The classes a rule may name in a target or as its grouping class: the original's grouping categories. */
