@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startLocalWorker } from "../tools/start/local-worker.ts";
+import { type LocalWorker, startLocalWorker } from "../tools/start/local-worker.ts";
 import { freePort } from "../tools/testing/free-port.ts";
 import { findDescendants, ProcessGroup } from "./process-accounting.ts";
 import type { SystemUnderTest } from "./system-under-test.ts";
@@ -18,6 +18,29 @@ export interface InspectedWorker {
 const workerdPids = () =>
   new Set(findDescendants(process.pid, (child) => child.comm === "workerd").map(({ pid }) => pid));
 
+/** Inspector ports tried: another process may take a free port before workerd binds it. */
+const inspectorPortAttempts = 3;
+
+/** The Worker on a port workerd picks, with its inspector on a port found free. */
+async function startWithInspector(stateDir: string): Promise<{ worker: LocalWorker; inspectorPort: number }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const inspectorPort = await freePort();
+    try {
+      const worker = await startLocalWorker({
+        port: 0,
+        stateDir,
+        verbose: false,
+        inspectorPort,
+        bindings: { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true" },
+      });
+      return { worker, inspectorPort };
+    } catch (error) {
+      const taken = (error as { code?: unknown }).code === "ERR_ADDRESS_IN_USE";
+      if (!taken || attempt === inspectorPortAttempts) throw error;
+    }
+  }
+}
+
 /**
  * Runs `use` on a Worker of its own, as `npm start` runs it but with workerd's inspector open, and
  * stops it after. Measurements through the inspector have a Worker to themselves: an open
@@ -26,15 +49,8 @@ const workerdPids = () =>
  */
 export async function withInspectedWorker<T>(name: string, use: (worker: InspectedWorker) => Promise<T>): Promise<T> {
   const stateDir = await mkdtemp(join(tmpdir(), `tower-edge-${name}-`));
-  const inspectorPort = await freePort();
   const before = workerdPids();
-  const worker = await startLocalWorker({
-    port: await freePort(),
-    stateDir,
-    verbose: false,
-    inspectorPort,
-    bindings: { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true" },
-  });
+  const { worker, inspectorPort } = await startWithInspector(stateDir);
   const system = towerEdge(worker.url);
   try {
     const runtime = new ProcessGroup(
