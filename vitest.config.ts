@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
@@ -72,8 +73,9 @@ export default defineConfig({
   test: {
     reporters: ["default", new SlowestFilesReporter()],
     // The tests wait on processes, sockets and timers more than they compute: with one file per core
-    // the cores were often idle, so half as many files again as there are cores.
-    maxWorkers: "150%",
+    // the cores were often idle, so half as many files again as there are cores. A number, because
+    // vitest caps a percentage at the number of cores.
+    maxWorkers: Math.ceil(availableParallelism() * 1.5),
     projects: [
       // The Worker's modules (unit tests beside them) and its API, open as in local development:
       // each file that uses bindings on storage of its own, the others together.

@@ -2,6 +2,8 @@
  * The retry schedule end to end, with real HTTP receivers: an observer down for all but the last
  * step of the schedule gets every datum in order; one down past it ends with dead data, which a
  * replay delivers with their first webhook-ids; Retry-After is honoured up to the largest step.
+ * The tests spend their time waiting for the schedule, so they run at once, on one service, each
+ * with a metric and receivers of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpReceiver, type ReceivedRequest, startHttpReceiver } from "./support/http-receiver.ts";
@@ -35,7 +37,7 @@ afterAll(async () => {
   await Promise.all(receivers.map((started) => started.close()));
 });
 
-describe("an observer that comes back within the retry schedule", () => {
+describe.concurrent("an observer that comes back within the retry schedule", () => {
   it("gets every datum posted while it was down, in order, at the schedule's last step", async () => {
     const metric = metricUnderTest(service, "back-in-time");
     await metric.create();
@@ -64,7 +66,7 @@ describe("an observer that comes back within the retry schedule", () => {
   });
 });
 
-describe("an observer down past the retry schedule", () => {
+describe.concurrent("an observer down past the retry schedule", () => {
   it("ends with its data dead; a replay delivers them in order with the webhook-ids of the failed attempts", async () => {
     const metric = metricUnderTest(service, "dead-then-replayed");
     await metric.create();
@@ -119,7 +121,7 @@ describe("an observer down past the retry schedule", () => {
   });
 });
 
-describe("Retry-After", () => {
+describe.concurrent("Retry-After", () => {
   it("is honoured on 429 and 503 up to the largest step of the schedule", async () => {
     const metric = metricUnderTest(service, "retry-after");
     await metric.create();

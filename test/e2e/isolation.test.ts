@@ -24,7 +24,7 @@ const budgetMs = 2_000;
 const timeoutMs = 10_000;
 const requests = 20;
 const dataPerRequest = 50;
-const intervalMs = 200;
+const intervalMs = 100;
 
 let service: Service;
 let healthy: HttpReceiver;

@@ -56,22 +56,29 @@ async function observerWithBacklog(): Promise<string> {
   };
   // The first post fails (connection refused) and starts the backlog; the next ones join it.
   await post(3);
-  await eventually(async () => (await status()).failed > 0, 10_000, { what: "a failed attempt" });
+  await eventually(async () => (await status()).failed > 0, 10_000, { intervalMs: 25, what: "a failed attempt" });
   await post(3);
   await post(3);
-  await eventually(async () => (await status()).backlog === 9, 10_000, { what: "9 data in the backlog" });
+  await eventually(async () => (await status()).backlog === 9, 10_000, {
+    intervalMs: 25,
+    what: "9 data in the backlog",
+  });
   await post(3);
-  await eventually(async () => (await status()).backlog === 12, 10_000, { what: "12 data in the backlog" });
+  await eventually(async () => (await status()).backlog === 12, 10_000, {
+    intervalMs: 25,
+    what: "12 data in the backlog",
+  });
   return observerPath;
 }
 
-beforeAll(async () => {
-  // Retries every second or so for two minutes: the backlog's observer is down for less than that,
-  // the restart included, so no datum is dead by the time it comes back.
-  service = await startService({ RETRY_SCHEDULE: `0.5${",1".repeat(119)}` });
-
+/** The reference model, uploaded; answers the model as GET returned it. */
+async function modelStored(): Promise<unknown> {
   await call("PUT", "/v1/resources", referenceModel, 204);
-  const model = await call("GET", "/v1/resources", undefined, 200);
+  return call("GET", "/v1/resources", undefined, 200);
+}
+
+/** A metric with a Graphite observer and a paused webhook; answers both as registered. */
+async function observersOneOfThemPaused(): Promise<{ graphite: any; webhook: any }> {
   await call("PUT", "/v1/metrics/FrontendCPUUtilization", { unit: "percent" }, 201);
   const graphite = await call(
     "POST",
@@ -86,7 +93,20 @@ beforeAll(async () => {
     201,
   );
   await call("PATCH", `${observersPath}/${webhook.id}`, { state: "paused" }, 200);
-  const backlogObserverPath = await observerWithBacklog();
+  return { graphite, webhook };
+}
+
+beforeAll(async () => {
+  // Retries every second or so for two minutes: the backlog's observer is down for less than that,
+  // the restart included, so no datum is dead by the time it comes back.
+  service = await startService({ RETRY_SCHEDULE: `0.5${",1".repeat(119)}` });
+
+  // The backlog takes a few retries to build up; the model and the other observers meanwhile.
+  const [model, { graphite, webhook }, backlogObserverPath] = await Promise.all([
+    modelStored(),
+    observersOneOfThemPaused(),
+    observerWithBacklog(),
+  ]);
   before = { model, graphite, webhook, backlogObserverPath };
 
   await service.restart();

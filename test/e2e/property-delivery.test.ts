@@ -130,13 +130,17 @@ async function queueProgress(): Promise<{
 
 /** Waits until every message queued has been consumed and no batch is under way. */
 async function queueConsumed(): Promise<void> {
-  await eventually(async () => {
-    const progress = await queueProgress();
-    expect(progress.intakeMessagesInFlight, "messages in flight never go below 0").toBeGreaterThanOrEqual(0);
-    return (
-      progress.intakeRequestsInFlight === 0 && progress.intakeMessagesInFlight === 0 && progress.batchesInFlight === 0
-    );
-  }, 20_000);
+  await eventually(
+    async () => {
+      const progress = await queueProgress();
+      expect(progress.intakeMessagesInFlight, "messages in flight never go below 0").toBeGreaterThanOrEqual(0);
+      return (
+        progress.intakeRequestsInFlight === 0 && progress.intakeMessagesInFlight === 0 && progress.batchesInFlight === 0
+      );
+    },
+    20_000,
+    { intervalMs: 25, what: "the queue consumed" },
+  );
 }
 
 async function restartGracefully(): Promise<void> {
@@ -211,10 +215,14 @@ it("accounts for every accepted datum under failures and restarts of the observe
       // Quiescence: the observer up and its backlog delivered.
       await receiver.up();
       await queueConsumed();
-      const final = await eventually(async () => {
-        const current = await counters();
-        return current.backlog === 0 ? current : undefined;
-      }, 20_000);
+      const final = await eventually(
+        async () => {
+          const current = await counters();
+          return current.backlog === 0 ? current : undefined;
+        },
+        20_000,
+        { intervalMs: 25, what: "an empty backlog" },
+      );
       await expectAccounted(final);
       expect(final.delivered + final.dead + final.dropped).toBe(acceptedData);
       figures.push(

@@ -91,6 +91,7 @@ it("loses nothing accepted to a SIGKILL right after the last 204: the restart re
   expect(all).toHaveLength(requests * dataPerRequest);
   const missing = () => all.filter((id) => !target!.arrivals.has(id)).length;
   await eventually(() => missing() === 0, 60_000, {
+    intervalMs: 25,
     what: `every accepted datum at the observer (${missing()} of ${all.length} missing at the restart)`,
   });
   // Nothing more arrives, and the observer owes nothing.

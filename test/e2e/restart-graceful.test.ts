@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { type LaunchedService, launchService, stopIfRunning } from "../../tools/start/testing/launched-service.ts";
 import { itUnderNpmStartOnly } from "./support/local-server.ts";
 import {
@@ -20,29 +20,42 @@ import { type SwitchableReceiver, startSwitchableReceiver } from "./support/swit
  * A graceful stop of `npm start` (SIGINT) loses nothing it accepted: the launcher drains the
  * Worker, so what the in-memory local queue held reaches the observer or its durable backlog
  * before workerd stops, and the backlog is delivered after a restart on the same state directory.
- * The real launcher process, twice, on a state directory of the test's own.
+ * The real launcher process, stopped and started again by each test on a state directory of the
+ * file's own; the service a test restarts is the one the next test stops, each test with a metric
+ * of its own.
  */
 
 /**
- * Quick retries while the observer is down; the long last step keeps data from becoming dead
- * (tried for the whole schedule) while the service is stopped and restarting, which takes seconds.
+ * Quick retries while the observer is down, for longer than a stop and a restart take on a loaded
+ * machine; the long last step keeps data from becoming dead (tried for the whole schedule).
  */
-const settings = { RETRY_SCHEDULE: "0.5,1,1,1,1,1,1,1,1,1,60" };
-const metric = "restart.graceful";
+const settings = { RETRY_SCHEDULE: `${"0.5,".repeat(60)}60` };
 
 const it = itUnderNpmStartOnly("npm run dev stops at once on Ctrl-C, without the drain these tests are about");
 
+let stateDir: string;
+/** The launcher running on the state directory, if one is. */
+let running: LaunchedService | undefined;
 const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), "tower-edge-restart-"));
+});
 
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function stateDirectory(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), "tower-edge-restart-"));
-  cleanups.push(() => rm(directory, { recursive: true, force: true }));
-  return directory;
-}
+afterAll(async () => {
+  const last = running;
+  try {
+    // The service the last test restarted stops as the others did.
+    if (last) expect(await interrupted(last)).toBe(0);
+  } finally {
+    await stopIfRunning(last?.launcher);
+    if (stateDir) await rm(stateDir, { recursive: true, force: true });
+  }
+});
 
 async function receiver(initially: "up" | "down"): Promise<SwitchableReceiver> {
   const started = await startSwitchableReceiver(initially);
@@ -50,23 +63,37 @@ async function receiver(initially: "up" | "down"): Promise<SwitchableReceiver> {
   return started;
 }
 
-async function launch(stateDir: string): Promise<LaunchedService> {
-  const service = await launchService(stateDir, settings);
-  cleanups.push(() => stopIfRunning(service.launcher));
-  return service;
+/** The launcher running on the state directory, started if none is. */
+async function runningService(): Promise<LaunchedService> {
+  running ??= await launchService(stateDir, settings);
+  return running;
+}
+
+/** Sends SIGINT to the running launcher; resolves with its exit code. */
+function interrupted(service: LaunchedService): Promise<number | null> {
+  if (running === service) running = undefined;
+  service.launcher.child.kill("SIGINT");
+  return service.launcher.exited;
+}
+
+/** Starts the launcher again on the state directory, after the test interrupted the one before. */
+async function restarted(): Promise<LaunchedService> {
+  if (running) throw new Error("the launcher before is still running");
+  return runningService();
 }
 
 /** Posts `requests` requests of `size` data at once; fails unless every one is accepted. */
-async function postAll(url: string, prefix: string, requests: number, size: number): Promise<string[]> {
+async function postAll(url: string, metric: string, prefix: string, requests: number, size: number) {
   const batches = Array.from({ length: requests }, (_, index) => numberedData(metric, `${prefix}${index}`, size));
   const outcomes = await Promise.all(batches.map((data) => postData(url, data)));
   expect(outcomes.filter((outcome) => !accepted(outcome))).toEqual([]);
   return batches.flat().map((datum) => datum.id);
 }
 
-/** Waits until the observer has every datum and an empty backlog; returns the data never received. */
+/** Waits until the observer has every datum and an empty backlog; fails if one was never received. */
 async function expectAllDelivered(
   service: LaunchedService,
+  metric: string,
   observerId: string,
   target: SwitchableReceiver,
   ids: ReadonlySet<string>,
@@ -83,7 +110,7 @@ async function expectAllDelivered(
 
 /** SIGINT, and how the launcher ends: its exit code, and the intake's answer while it drained. */
 async function interrupt(service: LaunchedService, probe: (index: number) => Promise<PostOutcome>) {
-  service.launcher.child.kill("SIGINT");
+  const exited = interrupted(service);
   const probes: PostOutcome[] = [];
   // Data sent while the launcher stops are either accepted (before the drain began), refused with
   // 503 and Retry-After (during the drain), or not answered (the Worker is gone).
@@ -92,15 +119,15 @@ async function interrupt(service: LaunchedService, probe: (index: number) => Pro
     probes.push(outcome);
     if (!("status" in outcome) || outcome.status === 503) break;
   }
-  return { exitCode: await service.launcher.exited, probes };
+  return { exitCode: await exited, probes };
 }
 
 it("delivers after a restart everything accepted before a SIGINT, the observer being down until then", async () => {
-  const stateDir = await stateDirectory();
+  const metric = "restart.graceful.down";
   const target = await receiver("down");
-  const first = await launch(stateDir);
+  const first = await runningService();
   const observerId = await observeMetric(first.url, metric, target.url);
-  const ids = new Set(await postAll(first.url, "down", 20, 50));
+  const ids = new Set(await postAll(first.url, metric, "down", 20, 50));
 
   const { exitCode, probes } = await interrupt(first, async (index) => {
     const data = numberedData(metric, `probe${index}`, 1);
@@ -116,9 +143,9 @@ it("delivers after a restart everything accepted before a SIGINT, the observer b
   if (refused && "status" in refused) expect(refused.retryAfter).toMatch(/^[1-9]\d*$/);
   expect(target.requests, "the observer was down: nothing could be delivered").toBe(0);
 
-  const second = await launch(stateDir);
+  const second = await restarted();
   await target.up();
-  const counters = await expectAllDelivered(second, observerId, target, ids);
+  const counters = await expectAllDelivered(second, metric, observerId, target, ids);
 
   console.log(
     `graceful restart, observer down: ${ids.size} data accepted (${probes.filter(accepted).length} while stopping), ` +
@@ -126,36 +153,31 @@ it("delivers after a restart everything accepted before a SIGINT, the observer b
       `after the restart ${target.distinct()} distinct data arrived, ${target.duplicates()} duplicates, ` +
       `status ${JSON.stringify(counters)}`,
   );
-  second.launcher.child.kill("SIGINT");
-  expect(await second.launcher.exited).toBe(0);
 }, 240_000);
 
 it("delivers, before the stop or after the restart, 5,000 data accepted right before a SIGINT", async () => {
-  const stateDir = await stateDirectory();
+  const metric = "restart.graceful.up";
   const target = await receiver("up");
-  const first = await launch(stateDir);
+  const first = await runningService();
   const observerId = await observeMetric(first.url, metric, target.url);
-  const ids = new Set(await postAll(first.url, "up", 50, 100));
+  const ids = new Set(await postAll(first.url, metric, "up", 50, 100));
 
-  first.launcher.child.kill("SIGINT");
-  expect(await first.launcher.exited).toBe(0);
+  expect(await interrupted(first)).toBe(0);
   const beforeStop = target.distinct();
 
-  const second = await launch(stateDir);
-  const counters = await expectAllDelivered(second, observerId, target, ids);
+  const second = await restarted();
+  const counters = await expectAllDelivered(second, metric, observerId, target, ids);
 
   console.log(
     `graceful restart, observer up: ${ids.size} data accepted, ${beforeStop} arrived before the stop, ` +
       `${target.distinct()} distinct in all, ${target.duplicates()} duplicates, status ${JSON.stringify(counters)}`,
   );
-  second.launcher.child.kill("SIGINT");
-  expect(await second.launcher.exited).toBe(0);
 }, 240_000);
 
 it("delivers every datum accepted while traffic goes on through a SIGINT, and refuses the rest", async () => {
-  const stateDir = await stateDirectory();
+  const metric = "restart.graceful.traffic";
   const target = await receiver("up");
-  const first = await launch(stateDir);
+  const first = await runningService();
   const observerId = await observeMetric(first.url, metric, target.url);
   const stopped = () => first.launcher.child.exitCode !== null;
 
@@ -170,8 +192,7 @@ it("delivers every datum accepted while traffic goes on through a SIGINT, and re
   });
   // The SIGINT comes once data flow all the way to the observer.
   await eventually(() => target.distinct() >= 1_000, 30_000, { what: "1,000 data at the observer" });
-  first.launcher.child.kill("SIGINT");
-  expect(await first.launcher.exited).toBe(0);
+  expect(await interrupted(first)).toBe(0);
   const requests = await traffic;
   await eventually(() => requests.every((request) => request.outcome !== undefined), 10_000);
 
@@ -182,14 +203,12 @@ it("delivers every datum accepted while traffic goes on through a SIGINT, and re
   const ids = new Set(requests.filter((request) => accepted(request.outcome!)).flatMap((request) => request.ids));
   const beforeStop = target.distinct();
 
-  const second = await launch(stateDir);
-  const counters = await expectAllDelivered(second, observerId, target, ids);
+  const second = await restarted();
+  const counters = await expectAllDelivered(second, metric, observerId, target, ids);
   console.log(
     `graceful restart under traffic: ${requests.length} requests, ${ids.size} data accepted, ` +
       `${refused.length} requests refused with 503, ${answered.length - refused.length - ids.size / 100} not answered; ` +
       `${beforeStop} arrived before the stop, ${target.distinct()} distinct in all, ${target.duplicates()} duplicates, ` +
       `status ${JSON.stringify(counters)}`,
   );
-  second.launcher.child.kill("SIGINT");
-  expect(await second.launcher.exited).toBe(0);
 }, 240_000);

@@ -8,20 +8,69 @@ import { eventually, type Service, startService } from "./support/service.ts";
  * Monitoring rules end to end, on the service as `npm start` runs it: data posted to the intake
  * reach a rule through the queue consumer, the rule's window closes on its alarm, and the output
  * goes through the intake queue to the observers of the output metric, or to another rule.
- * Windows are placed in the near future, so that data posted now are never late.
+ * Windows are placed in the near future, so that data posted now are never late. The tests spend
+ * their time waiting for windows to close, so they run at once, each with rules and metrics of its
+ * own, on one service; but the restart takes a service of its own, since it would drop whatever
+ * the other tests' data had in its in-memory queue.
  */
 
-let service: Service;
+/** A service holding the reference model, and the requests the tests make of it. */
+interface RulesService {
+  readonly service: Service;
+  install(...rules: Record<string, unknown>[]): Promise<void>;
+  observe(metric: string, callbackUrl: string): Promise<void>;
+  post(data: { metric: string; resourceId: string; value: number; timestamp: number }[]): Promise<void>;
+  ruleStatus(id: string): Promise<Record<string, unknown>>;
+}
+
+/** The service of the tests that do not restart it. */
+let shared: RulesService;
+/** The service the restart test restarts. */
+let restarted: RulesService;
+const services: Service[] = [];
 const receivers: HttpReceiver[] = [];
 
-beforeAll(async () => {
-  service = await startService();
+async function rulesService(): Promise<RulesService> {
+  const service = await startService();
+  services.push(service);
   const model = await service.call("PUT", "/v1/resources", referenceModel);
   expect(model.status).toBe(204);
+  return {
+    service,
+    async install(...rules) {
+      const answer = await service.call("POST", "/v1/monitoring-rules", { monitoringRules: rules });
+      expect(answer, JSON.stringify(answer.body)).toMatchObject({ status: 204 });
+    },
+    async observe(metric, callbackUrl) {
+      const answer = await service.call("POST", `/v1/metrics/${metric}/observers`, {
+        format: "TOWER/JSON",
+        callbackUrl,
+      });
+      expect(answer.status).toBe(201);
+    },
+    async post(data) {
+      const body = rdfJsonBody(
+        data.map((datum, index) => ({ id: `${datum.metric}-${datum.timestamp}-${index}`, ...datum })),
+      );
+      const answer = await service.call("POST", "/v1/monitoringdata", body);
+      expect(answer.status).toBe(204);
+    },
+    async ruleStatus(id) {
+      const response = await fetch(`${service.url}/v1/monitoring-rules/${id}`, {
+        headers: { accept: "application/json" },
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { status: Record<string, unknown> }).status;
+    },
+  };
+}
+
+beforeAll(async () => {
+  [shared, restarted] = await Promise.all([rulesService(), rulesService()]);
 });
 
 afterAll(async () => {
-  await service?.stop();
+  await Promise.all(services.map((service) => service.stop()));
   for (const receiver of receivers) await receiver.close();
 });
 
@@ -45,37 +94,13 @@ function outputMetric(metric: string, value = "METRIC") {
   return [{ name: "OutputMetric", parameters: { metric, value, resourceId: "ID" } }];
 }
 
-async function install(...rules: Record<string, unknown>[]): Promise<void> {
-  const answer = await service.call("POST", "/v1/monitoring-rules", { monitoringRules: rules });
-  expect(answer, JSON.stringify(answer.body)).toMatchObject({ status: 204 });
-}
-
-async function observe(metric: string, callbackUrl: string): Promise<void> {
-  const answer = await service.call("POST", `/v1/metrics/${metric}/observers`, { format: "TOWER/JSON", callbackUrl });
-  expect(answer.status).toBe(201);
-}
-
-async function post(data: { metric: string; resourceId: string; value: number; timestamp: number }[]): Promise<void> {
-  const body = rdfJsonBody(
-    data.map((datum, index) => ({ id: `${datum.metric}-${datum.timestamp}-${index}`, ...datum })),
-  );
-  const answer = await service.call("POST", "/v1/monitoringdata", body);
-  expect(answer.status).toBe(204);
-}
-
-async function ruleStatus(id: string) {
-  const response = await fetch(`${service.url}/v1/monitoring-rules/${id}`, { headers: { accept: "application/json" } });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { status: Record<string, unknown> }).status;
-}
-
 function arrived(target: HttpReceiver): { resourceId: string; metric: string; value: number; timestamp: number }[] {
   return target.received.flatMap((request) => JSON.parse(request.body));
 }
 
-describe("monitoring rules on the running service", () => {
+describe.concurrent("monitoring rules on the running service", () => {
   it("chains two rules through the model to an HTTP observer, with deterministic output", async () => {
-    await install(
+    await shared.install(
       rule({
         id: "chain-average",
         monitoredTargets: [{ class: "Method" }],
@@ -94,11 +119,11 @@ describe("monitoring rules on the running service", () => {
     );
     const averages = await receiver();
     const maxima = await receiver();
-    await observe("chain.AverageResponseTime", averages.url);
-    await observe("chain.MaxAverageByProvider", maxima.url);
+    await shared.observe("chain.AverageResponseTime", averages.url);
+    await shared.observe("chain.MaxAverageByProvider", maxima.url);
 
     const start = nextWindowStart(2);
-    await post([
+    await shared.post([
       { metric: "chain.ResponseTime", resourceId: "mic1-register", value: 100, timestamp: start + 100 },
       { metric: "chain.ResponseTime", resourceId: "mic1-register", value: 200, timestamp: start + 900 },
       { metric: "chain.ResponseTime", resourceId: "mic1-saveAnswers", value: 300, timestamp: start + 500 },
@@ -127,7 +152,7 @@ describe("monitoring rules on the running service", () => {
       { resourceId: "amazon", metric: "chain.MaxAverageByProvider", value: 300, timestamp: windowEnd + 2_000 },
       { resourceId: "amazon", metric: "chain.MaxAverageByProvider", value: 500, timestamp: windowEnd + 4_000 },
     ]);
-    expect(await ruleStatus("chain-average")).toMatchObject({
+    expect(await shared.ruleStatus("chain-average")).toMatchObject({
       enabled: true,
       windowsEvaluated: 2,
       dataRead: 7,
@@ -138,7 +163,7 @@ describe("monitoring rules on the running service", () => {
   }, 60_000);
 
   it("counts data for closed windows as late and aggregates nothing of them", async () => {
-    await install(
+    await shared.install(
       rule({
         id: "lateness",
         timeStep: 1,
@@ -151,14 +176,14 @@ describe("monitoring rules on the running service", () => {
       }),
     );
     const counts = await receiver();
-    await observe("late.Count", counts.url);
+    await shared.observe("late.Count", counts.url);
     const longAgo = Date.now() - 60_000;
-    await post([
+    await shared.post([
       { metric: "late.Cpu", resourceId: "frontend1", value: 1, timestamp: longAgo },
       { metric: "late.Cpu", resourceId: "frontend1", value: 2, timestamp: longAgo + 1 },
     ]);
     const status = await eventually(async () => {
-      const current = await ruleStatus("lateness");
+      const current = await shared.ruleStatus("lateness");
       return current.dataLate === 2 ? current : undefined;
     }, 20_000);
     expect(status).toMatchObject({ dataRead: 0, windowsEvaluated: 0, dataEmitted: 0 });
@@ -166,7 +191,7 @@ describe("monitoring rules on the running service", () => {
   }, 60_000);
 
   it("loses no window when the service restarts in the middle of it", async () => {
-    await install(
+    await restarted.install(
       rule({
         id: "restart-sum",
         timeStep: 6,
@@ -178,18 +203,18 @@ describe("monitoring rules on the running service", () => {
       }),
     );
     const start = nextWindowStart(6);
-    await post([
+    await restarted.post([
       { metric: "restart.Cpu", resourceId: "frontend1", value: 1.5, timestamp: start + 1 },
       { metric: "restart.Cpu", resourceId: "frontend1", value: 2.5, timestamp: start + 2 },
     ]);
-    await eventually(async () => (await ruleStatus("restart-sum")).dataRead === 2, 20_000, {
+    await eventually(async () => (await restarted.ruleStatus("restart-sum")).dataRead === 2, 20_000, {
       what: "data in the window",
     });
     expect(Date.now()).toBeLessThan(start + 6_000);
 
-    await service.restart();
+    await restarted.service.restart();
     const sums = await receiver();
-    await observe("restart.CpuSum", sums.url);
+    await restarted.observe("restart.CpuSum", sums.url);
     await eventually(() => sums.received.length > 0, 30_000, { what: "the window closed after the restart" });
     expect(arrived(sums)).toEqual([
       { resourceId: "frontend1", metric: "restart.CpuSum", value: 4, timestamp: start + 6_000 },
@@ -198,7 +223,7 @@ describe("monitoring rules on the running service", () => {
 
   it("sends a RestCall rule's output as one request per datum, with the method asked for", async () => {
     const calls = await receiver();
-    await install(
+    await shared.install(
       rule({
         id: "rest-put",
         monitoredTargets: [{ class: "Method", type: "register" }],
@@ -209,7 +234,7 @@ describe("monitoring rules on the running service", () => {
     );
     calls.failNext(1, 503);
     const start = nextWindowStart(2);
-    await post([
+    await shared.post([
       { metric: "rest.ResponseTime", resourceId: "mic1-register", value: 7, timestamp: start + 1 },
       { metric: "rest.ResponseTime", resourceId: "mic1-register", value: 3, timestamp: start + 2 },
     ]);
@@ -221,21 +246,21 @@ describe("monitoring rules on the running service", () => {
     expect(JSON.parse(call!.body)).toEqual([
       { resourceId: "mic1-register", metric: "tower.rule.rest-put.calls", value: 3, timestamp: start + 2_000 },
     ]);
-    const report = await fetch(`${service.url}/v1/monitoring-rules/rest-put`, {
+    const report = await fetch(`${shared.service.url}/v1/monitoring-rules/rest-put`, {
       headers: { accept: "application/json" },
     });
     expect(((await report.json()) as { calls: unknown }).calls).toMatchObject({ delivered: 1, failed: 1, backlog: 0 });
   }, 60_000);
 
   it("groups through the whole ontology: methods by the rack and the location of the VMs they run on", async () => {
-    const placement = await service.call("POST", "/v1/resources", [
+    const placement = await shared.service.call("POST", "/v1/resources", [
       { clazz: "Location", id: "eu-west", type: "Region" },
       { clazz: "VM", id: "frontend1", type: "Frontend", cloudProvider: "amazon", location: "eu-west", numberOfCPUs: 2 },
       { clazz: "Node", id: "blade1", type: "Blade", vms: ["frontend1"] },
       { clazz: "Rack", id: "rack1", type: "Rack42", nodes: ["blade1"] },
     ]);
     expect(placement.status).toBe(204);
-    await install(
+    await shared.install(
       rule({
         id: "sum-by-rack",
         monitoredTargets: [{ class: "Method" }],
@@ -253,11 +278,11 @@ describe("monitoring rules on the running service", () => {
     );
     const byRack = await receiver();
     const byLocation = await receiver();
-    await observe("placement.RequestsByRack", byRack.url);
-    await observe("placement.MaxRequestsByLocation", byLocation.url);
+    await shared.observe("placement.RequestsByRack", byRack.url);
+    await shared.observe("placement.MaxRequestsByLocation", byLocation.url);
 
     const start = nextWindowStart(2);
-    await post([
+    await shared.post([
       { metric: "placement.Requests", resourceId: "mic1-register", value: 3, timestamp: start + 100 },
       { metric: "placement.Requests", resourceId: "mic1-saveAnswers", value: 4, timestamp: start + 200 },
       // A VM is not a Method: the rules' targets leave it out.

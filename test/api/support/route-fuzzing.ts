@@ -152,21 +152,34 @@ export async function check(probe: Probe): Promise<void> {
 }
 
 /**
- * Sends the requests `build` makes and judges each answer, the state read once before and once
- * after: if every request was refused, it must be as it was. If one was accepted, which may change
- * it, the requests are sent again one at a time, each refused one judged by the state around it.
+ * Sends `probes` and judges each answer, the state read once before and once after: if every one
+ * was refused, it must be as it was. Returns the indexes of the probes that were accepted.
+ */
+async function sendTogether(probes: readonly Probe[]): Promise<number[]> {
+  const before = await read(everyView);
+  const accepted: number[] = [];
+  for (const [index, probe] of probes.entries()) if (await answer(probe)) accepted.push(index);
+  if (accepted.length === 0) {
+    const sent = probes.map((probe) => `${probe.method} ${probe.path.slice(0, 80)}`);
+    expect(await read(everyView), `refused requests changed the state: ${sent.join(", ")}`).toEqual(before);
+  }
+  return accepted;
+}
+
+/**
+ * Sends the requests `build` makes and judges each answer, all together: refused, they must leave
+ * the state as it was. When some were accepted, which may change it, the refused ones are sent
+ * together again on the state made anew; were one of them accepted this time, each is sent alone,
+ * judged by the state around it.
  */
 export async function checkAll(build: () => Probe[]): Promise<void> {
-  const before = await read(everyView);
-  let accepted = false;
-  for (const probe of build()) accepted = (await answer(probe)) || accepted;
-  if (!accepted) {
-    const sent = build().map((probe) => `${probe.method} ${probe.path.slice(0, 80)}`);
-    expect(await read(everyView), `refused requests changed the state: ${sent.join(", ")}`).toEqual(before);
-    return;
-  }
+  const accepted = await sendTogether(build());
+  if (accepted.length === 0) return;
   await ensureFixtures();
-  for (const probe of build()) await check(probe);
+  const refused = build().filter((_, index) => !accepted.includes(index));
+  if ((await sendTogether(refused)).length === 0) return;
+  await ensureFixtures();
+  for (const probe of refused) await check(probe);
 }
 
 /** The fuzzed operations that take a body, read before the file's tests run. */
