@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatumInput, rdfJsonBody } from "../../tools/testing/monitoring-data.ts";
 import { type HttpReceiver, startHttpReceiver } from "../e2e/support/http-receiver.ts";
 import { eventually, type Service, startService } from "../e2e/support/service.ts";
-import { hasChromium, launchChromium, noChromiumMessage } from "./support/chromium.ts";
+import { hasChromium, launchChromiumDuring, noChromiumMessage } from "./support/chromium.ts";
 import { focusedFieldName, newWatchedPage } from "./support/dashboard-page.ts";
+import { shownAfterRefreshes } from "./support/refresh-clock.ts";
 
 /*
  * A metric's page in Debian's Chromium: an observer added through its form receives the data
@@ -42,10 +43,11 @@ describe.skipIf(!hasChromium)("a metric's page on the dashboard", () => {
   const card = (): Locator => page.locator(".observer-card", { hasText: `${receiver.url}/hook` });
 
   beforeAll(async () => {
-    service = await startService();
-    receiver = await startHttpReceiver();
-    expect((await service.call("PUT", `/v1/metrics/${metric}`)).status).toBe(201);
-    browser = await launchChromium();
+    browser = await launchChromiumDuring(async () => {
+      service = await startService();
+      receiver = await startHttpReceiver();
+      expect((await service.call("PUT", `/v1/metrics/${metric}`)).status).toBe(201);
+    });
     ({ page } = await newWatchedPage(browser));
     await page.goto(`${service.url}/#/metrics/${metric}`);
     await page.getByText("No observers yet", { exact: false }).waitFor();
@@ -69,7 +71,7 @@ describe.skipIf(!hasChromium)("a metric's page on the dashboard", () => {
     await post(3);
     // The attempt log is folded under a line that names the latest attempt.
     const log = card().getByRole("button", { name: /^Attempt log/ });
-    await expect.poll(() => log.textContent(), { timeout: 30_000 }).toMatch(/latest: delivered/);
+    await shownAfterRefreshes(page, log.filter({ hasText: /latest: delivered/ }));
     expect(await log.getAttribute("aria-expanded")).toBe("false");
     await log.click();
     await card().getByRole("row").filter({ hasText: "Delivered" }).first().waitFor();
@@ -91,7 +93,7 @@ describe.skipIf(!hasChromium)("a metric's page on the dashboard", () => {
     // Held while paused: the data wait in the backlog, which the page shows.
     await post(2);
     await eventually(async () => (await service.call("GET", observerPath)).body.status.backlog === 2);
-    await card().locator(".stat", { hasText: "Backlog" }).getByText("2", { exact: true }).waitFor({ timeout: 15_000 });
+    await shownAfterRefreshes(page, card().locator(".stat", { hasText: "Backlog" }).getByText("2", { exact: true }));
 
     await card()
       .getByRole("button", { name: /^Resume observer/ })
@@ -151,7 +153,7 @@ describe.skipIf(!hasChromium)("a metric's page on the dashboard", () => {
     });
     expect(registered.status).toBe(201);
     const signed = page.locator(".observer-card", { hasText: `${receiver.url}/signed` });
-    await signed.getByText("Signed (Standard Webhooks) · extra headers: Authorization").waitFor();
+    await shownAfterRefreshes(page, signed.getByText("Signed (Standard Webhooks) · extra headers: Authorization"));
     const text = (await page.locator("main").textContent()) ?? "";
     expect(text).not.toContain(secret);
     expect(text).not.toContain("Token abc");

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { freePort } from "../../tools/testing/free-port.ts";
 import { type HttpReceiver, startHttpReceiver } from "../e2e/support/http-receiver.ts";
 import { type Service, startService } from "../e2e/support/service.ts";
-import { hasChromium, launchChromium, noChromiumMessage } from "./support/chromium.ts";
-import { postLive, seedDashboard } from "./support/dashboard-data.ts";
+import { hasChromium, launchChromiumDuring, noChromiumMessage } from "./support/chromium.ts";
+import { postLatest, seedDashboard } from "./support/dashboard-data.ts";
 import {
   dashboardPages,
   focusedControl,
@@ -13,6 +13,7 @@ import {
   scrollsSideways,
   tabOrder,
 } from "./support/dashboard-page.ts";
+import { periodicRefreshes } from "./support/refresh-clock.ts";
 
 /*
  * Every page of the dashboard on a service with data (a model, metrics with data, observers in
@@ -22,20 +23,21 @@ import {
 
 if (!hasChromium) console.warn(noChromiumMessage);
 
-// Each test opens a page of its own and waits mostly on the dashboard's refreshes: side by side.
+// Each test opens a page of its own and waits mostly on the service and the browser: side by side.
 describe.skipIf(!hasChromium).concurrent("the dashboard's pages", () => {
   let service: Service;
   let receiver: HttpReceiver;
   let browser: Browser;
 
   beforeAll(async () => {
-    service = await startService();
-    receiver = await startHttpReceiver();
-    await seedDashboard(service, {
-      healthyUrl: `${receiver.url}/tower`,
-      downUrl: `http://127.0.0.1:${await freePort()}/down`,
+    browser = await launchChromiumDuring(async () => {
+      service = await startService();
+      receiver = await startHttpReceiver();
+      await seedDashboard(service, {
+        healthyUrl: `${receiver.url}/tower`,
+        downUrl: `http://127.0.0.1:${await freePort()}/down`,
+      });
     });
-    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -46,12 +48,12 @@ describe.skipIf(!hasChromium).concurrent("the dashboard's pages", () => {
 
   it.for(dashboardPages)(
     "loads the $name page with its data and no console errors",
-    async ({ hash, ready }, { expect }) => {
+    async ({ hash, ready, refreshes }, { expect }) => {
       const { page, consoleErrors } = await newWatchedPage(browser);
       await page.goto(`${service.url}/${hash}`);
       await page.locator(ready).first().waitFor();
       // Past the first periodic refresh too.
-      await page.waitForTimeout(6_000);
+      await periodicRefreshes(page, refreshes, 1);
       expect(consoleErrors).toEqual([]);
       expect(await page.locator("#alert").isHidden()).toBe(true);
       await page.close();
@@ -70,7 +72,8 @@ describe.skipIf(!hasChromium).concurrent("the dashboard's pages", () => {
     const rules = page.getByRole("region", { name: "Rules" }).first();
     expect(await rules.getByText("Disabled", { exact: true }).count()).toBe(1);
     // The rate needs two readings of the intake's counts, one refresh apart.
-    await page.getByText(/^[\d.]+ data\/s$/).waitFor({ timeout: 15_000 });
+    await periodicRefreshes(page, "/v1/healthz", 1);
+    await page.getByText(/^[\d.]+ data\/s$/).waitFor();
     await page.close();
   });
 
@@ -93,15 +96,18 @@ describe.skipIf(!hasChromium).concurrent("the dashboard's pages", () => {
 
   it.for(dashboardPages.filter(({ name }) => name === "overview" || name === "metric"))(
     "keeps its layout while new data arrive and the $name page refreshes",
-    async ({ hash, ready }, { expect }) => {
+    async ({ hash, ready, refreshes }, { expect }) => {
       const { page } = await newWatchedPage(browser);
       await page.goto(`${service.url}/${hash}`);
       await page.locator(ready).first().waitFor();
-      await page.waitForTimeout(5_500);
+      // Past the first periodic refresh, from which on the page shows all it will (the intake's rate).
+      await periodicRefreshes(page, refreshes, 1);
       const shift = await layoutShiftDuring(page, async () => {
-        await postLive(service, 2);
-        // Two refreshes with the new data.
-        await page.waitForTimeout(10_500);
+        // Two refreshes, each with new data.
+        for (let refresh = 0; refresh < 2; refresh += 1) {
+          await postLatest(service);
+          await periodicRefreshes(page, refreshes, 1);
+        }
       });
       // Zero in practice; the bound tolerates a value's text growing by a digit, while a block
       // pushed down by even a few pixels scores well above it.

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rdfJsonBody } from "../../tools/testing/monitoring-data.ts";
 import { type HttpReceiver, startHttpReceiver } from "../e2e/support/http-receiver.ts";
 import { eventually, type Service, startService, towerJsonValues } from "../e2e/support/service.ts";
-import { hasChromium, launchChromium, noChromiumMessage } from "./support/chromium.ts";
+import { hasChromium, launchChromiumDuring, noChromiumMessage } from "./support/chromium.ts";
 import { newWatchedPage } from "./support/dashboard-page.ts";
+import { shownAfterRefreshes } from "./support/refresh-clock.ts";
 
 /*
  * An observer card's "Retry now" button in Debian's Chromium: an observer whose delivery failed
@@ -33,32 +34,32 @@ describe.skipIf(!hasChromium)("the Retry now button of an observer card", () => 
   const observer = async () => (await service.call("GET", observerPath)).body;
 
   beforeAll(async () => {
-    // One step of an hour: after its failure, the observer's backlog waits for the button.
-    service = await startService({ RETRY_SCHEDULE: "3600" });
-    receiver = await startHttpReceiver();
-    callbackUrl = `${receiver.url}/hook`;
-    expect((await service.call("PUT", `/v1/metrics/${metric}`)).status).toBe(201);
-    const registered = await service.call("POST", `/v1/metrics/${metric}/observers`, {
-      format: "TOWER/JSON",
-      callbackUrl,
-    });
-    expect(registered.status).toBe(201);
-    observerPath = `/v1/metrics/${metric}/observers/${registered.body.id}`;
+    browser = await launchChromiumDuring(async () => {
+      // One step of an hour: after its failure, the observer's backlog waits for the button.
+      service = await startService({ RETRY_SCHEDULE: "3600" });
+      receiver = await startHttpReceiver();
+      callbackUrl = `${receiver.url}/hook`;
+      expect((await service.call("PUT", `/v1/metrics/${metric}`)).status).toBe(201);
+      const registered = await service.call("POST", `/v1/metrics/${metric}/observers`, {
+        format: "TOWER/JSON",
+        callbackUrl,
+      });
+      expect(registered.status).toBe(201);
+      observerPath = `/v1/metrics/${metric}/observers/${registered.body.id}`;
 
-    receiver.failNext(1, 503);
-    const data = [1, 2, 3].map((value) => ({
-      id: `depth-${value}`,
-      metric,
-      timestamp: Date.now(),
-      value,
-      resourceId: "queue1",
-    }));
-    expect((await service.call("POST", "/v1/monitoringdata", rdfJsonBody(data))).status).toBe(204);
-    await eventually(async () => (await observer()).status.backlog === 3, 30_000, {
-      what: "the failed data in the backlog",
+      receiver.failNext(1, 503);
+      const data = [1, 2, 3].map((value) => ({
+        id: `depth-${value}`,
+        metric,
+        timestamp: Date.now(),
+        value,
+        resourceId: "queue1",
+      }));
+      expect((await service.call("POST", "/v1/monitoringdata", rdfJsonBody(data))).status).toBe(204);
+      await eventually(async () => (await observer()).status.backlog === 3, 30_000, {
+        what: "the failed data in the backlog",
+      });
     });
-
-    browser = await launchChromium();
     ({ page, consoleErrors } = await newWatchedPage(browser));
     await page.goto(`${service.url}/#/metrics/${metric}`);
     await card().waitFor();
@@ -84,7 +85,7 @@ describe.skipIf(!hasChromium)("the Retry now button of an observer card", () => 
     await eventually(async () => (await observer()).status.backlog === 0, 30_000, { what: "the backlog delivered" });
     expect(towerJsonValues(receiver.received)).toEqual([1, 2, 3]);
     expect((await observer()).status).toMatchObject({ delivered: 3, failed: 1, backlog: 0 });
-    await backlogShown(0).waitFor({ timeout: 15_000 });
+    await shownAfterRefreshes(page, backlogShown(0));
     expect(consoleErrors).toEqual([]);
   });
 

@@ -2,9 +2,10 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rdfJsonBody } from "../../tools/testing/monitoring-data.ts";
 import { eventually, type Service, startService } from "../e2e/support/service.ts";
-import { hasChromium, launchChromium, noChromiumMessage } from "./support/chromium.ts";
+import { hasChromium, launchChromiumDuring, noChromiumMessage } from "./support/chromium.ts";
 import { dashboardModel } from "./support/dashboard-data.ts";
 import { newWatchedPage } from "./support/dashboard-page.ts";
+import { shownAfterRefreshes } from "./support/refresh-clock.ts";
 
 /*
  * The rules page in Debian's Chromium: a rule document uploaded as a file or pasted is installed,
@@ -34,6 +35,12 @@ const ruleDocument = {
   ],
 };
 
+/** Resolves once the wall clock is in the second after the one it was in: the rule's next window. */
+async function nextWindow(): Promise<void> {
+  const second = Math.floor(Date.now() / 1000);
+  await eventually(() => Math.floor(Date.now() / 1000) > second, 2_000, { intervalMs: 10, what: "the next second" });
+}
+
 function file(name: string, mimeType: string, text: string) {
   return { name, mimeType, buffer: Buffer.from(text) };
 }
@@ -54,9 +61,10 @@ describe.skipIf(!hasChromium)("rules on the dashboard", () => {
   }
 
   beforeAll(async () => {
-    service = await startService();
-    expect((await service.call("PUT", "/v1/resources", dashboardModel)).status).toBe(204);
-    browser = await launchChromium();
+    browser = await launchChromiumDuring(async () => {
+      service = await startService();
+      expect((await service.call("PUT", "/v1/resources", dashboardModel)).status).toBe(204);
+    });
     ({ page } = await newWatchedPage(browser));
     await page.goto(`${service.url}/#/rules`);
     await page.getByText("No rules yet", { exact: false }).waitFor();
@@ -97,6 +105,7 @@ describe.skipIf(!hasChromium)("rules on the dashboard", () => {
 
   it("plots the rule's output metric once its windows close", async () => {
     for (let second = 0; second < 4; second += 1) {
+      if (second > 0) await nextWindow();
       const now = Date.now();
       const data = dashboardModel.vMs.map((vm, index) => ({
         id: `cpu-${second}-${vm.id}`,
@@ -106,13 +115,12 @@ describe.skipIf(!hasChromium)("rules on the dashboard", () => {
         timestamp: now,
       }));
       expect((await service.call("POST", "/v1/monitoringdata", rdfJsonBody(data))).status).toBe(204);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
     await page.locator(".rule-card", { hasText: rule }).getByRole("link", { name: output }).click();
     await page.getByRole("heading", { name: output, level: 1 }).waitFor();
     // A line of at least two points: its path moves once (M) and draws on (L).
     const line = page.locator('.chart-series path[d*="L"]').first();
-    await line.waitFor({ timeout: 60_000 });
+    await shownAfterRefreshes(page, line);
     expect(await line.getAttribute("d")).toMatch(/^M[\d.]+,[\d.]+( L[\d.]+,[\d.]+)+$/);
     const legend = await page.locator(".chart-legend").textContent();
     for (const vm of dashboardModel.vMs) expect(legend).toContain(vm.id);

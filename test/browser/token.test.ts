@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Service, startService } from "../e2e/support/service.ts";
-import { hasChromium, launchChromium, noChromiumMessage } from "./support/chromium.ts";
+import { hasChromium, launchChromiumDuring, noChromiumMessage } from "./support/chromium.ts";
 import { focusedFieldName, newWatchedPage, replaceSessionItems, sessionItems } from "./support/dashboard-page.ts";
 
 /*
@@ -20,8 +20,9 @@ describe.skipIf(!hasChromium)("the dashboard's token", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    service = await startService({ AUTH_DISABLED: "false", ADMIN_TOKEN: adminToken, INGEST_TOKEN: ingestToken });
-    browser = await launchChromium();
+    browser = await launchChromiumDuring(async () => {
+      service = await startService({ AUTH_DISABLED: "false", ADMIN_TOKEN: adminToken, INGEST_TOKEN: ingestToken });
+    });
   });
 
   afterAll(async () => {

@@ -16,3 +16,17 @@ export const noChromiumMessage =
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath });
 }
+
+/**
+ * Chromium, launched while `prepare` runs (a service starting, its data), since each takes seconds.
+ * Both are waited for; when `prepare` fails, the browser is closed, as no test will use it.
+ */
+export async function launchChromiumDuring(prepare: () => Promise<void>): Promise<Browser> {
+  const [launched, prepared] = await Promise.allSettled([launchChromium(), prepare()]);
+  if (prepared.status === "rejected") {
+    if (launched.status === "fulfilled") await launched.value.close();
+    throw prepared.reason;
+  }
+  if (launched.status === "rejected") throw launched.reason;
+  return launched.value;
+}

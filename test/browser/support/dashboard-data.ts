@@ -1,5 +1,5 @@
 import { rdfJsonBody } from "../../../tools/testing/monitoring-data.ts";
-import type { Service } from "../../e2e/support/service.ts";
+import { eventually, type Service } from "../../e2e/support/service.ts";
 
 /*
  * A service with something to show: a model of two cloud providers, a location, three VMs (two in
@@ -99,6 +99,21 @@ export async function postHistory(service: Service, seconds: number, spacingMs =
     (_, index) => now - seconds * 1000 + index * spacingMs,
   );
   await postData(service, times);
+}
+
+/** Data stamped now, posted once; resolves when the service has accepted them, as its pages will show them. */
+export async function postLatest(service: Service): Promise<void> {
+  const now = Date.now();
+  await postData(service, [now]);
+  await eventually(
+    async () => {
+      // Among the most recent the service keeps: others may have posted since.
+      const recent = await service.call("GET", `/v1/metrics/${cpuMetric}/data?limit=1000`);
+      return (recent.body as { timestamp: number }[]).some((datum) => datum.timestamp === now);
+    },
+    30_000,
+    { what: "the latest data accepted" },
+  );
 }
 
 /** Data stamped now, once a second for `seconds`: what a rule's windows take. */

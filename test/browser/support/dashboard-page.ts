@@ -6,12 +6,17 @@ export interface WatchedPage {
   consoleErrors: string[];
 }
 
-/** A new tab (its own session storage) that records what the page reports as errors. */
+/**
+ * A new tab (its own session storage) that records what the page reports as errors. Its clock is
+ * Playwright's, installed before the page loads: time flows as usual until a test moves it on
+ * (refresh-clock.ts).
+ */
 export async function newWatchedPage(
   browser: Browser,
   viewport: { width: number; height: number } = { width: 1280, height: 800 },
 ): Promise<WatchedPage> {
   const page = await browser.newPage({ viewport });
+  await page.clock.install();
   const consoleErrors: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error") consoleErrors.push(message.text());
@@ -32,13 +37,21 @@ export async function tabOrder(page: Page, most = 60): Promise<{ role: string; n
   return reached;
 }
 
-/** Each page of the dashboard, and an element that shows it has its data. */
+/**
+ * Each page of the dashboard, an element that shows it has its data, and the path of the request
+ * with which each of its refreshes starts.
+ */
 export const dashboardPages = [
-  { name: "overview", hash: "#/", ready: "table a[href='#/metrics/CPUUtilization']" },
-  { name: "metric", hash: "#/metrics/CPUUtilization", ready: ".chart-series path" },
-  { name: "model", hash: "#/model", ready: ".model-picture .node" },
-  { name: "rules", hash: "#/rules", ready: ".rule-card" },
-  { name: "collectors", hash: "#/collectors", ready: "tbody th[scope='row']" },
+  { name: "overview", hash: "#/", ready: "table a[href='#/metrics/CPUUtilization']", refreshes: "/v1/healthz" },
+  {
+    name: "metric",
+    hash: "#/metrics/CPUUtilization",
+    ready: ".chart-series path",
+    refreshes: "/v1/metrics/CPUUtilization",
+  },
+  { name: "model", hash: "#/model", ready: ".model-picture .node", refreshes: "/v1/resources" },
+  { name: "rules", hash: "#/rules", ready: ".rule-card", refreshes: "/v1/monitoring-rules" },
+  { name: "collectors", hash: "#/collectors", ready: "tbody th[scope='row']", refreshes: "/v1/data-collector-states" },
 ] as const;
 
 /**
@@ -87,13 +100,20 @@ export async function layoutShiftDuring(page: Page, during: () => Promise<void>)
   await page.evaluate<void>(
     `(() => {
       window.measuredShift = 0;
-      new PerformanceObserver((entries) => {
-        for (const entry of entries.getEntries()) if (!entry.hadRecentInput) window.measuredShift += entry.value;
-      }).observe({ type: "layout-shift" });
+      window.addShifts = (entries) => {
+        for (const entry of entries) if (!entry.hadRecentInput) window.measuredShift += entry.value;
+      };
+      window.shiftObserver = new PerformanceObserver((entries) => window.addShifts(entries.getEntries()));
+      window.shiftObserver.observe({ type: "layout-shift" });
     })()`,
   );
   await during();
-  return page.evaluate<number>("window.measuredShift");
+  // The browser measures a shift when it renders the next frame, which a screenshot makes it do
+  // now; the observer may not have been told of it yet, so its pending entries are taken too.
+  await page.screenshot();
+  return page.evaluate<number>(
+    "(() => { window.addShifts(window.shiftObserver.takeRecords()); return window.measuredShift; })()",
+  );
 }
 
 /** The name attribute of the focused element. */
