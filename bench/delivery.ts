@@ -1,4 +1,7 @@
+import { setImmediate } from "node:timers/promises";
+import { LatencyHistogram } from "./latency-histogram.ts";
 import { measuredDatum, probeDatum } from "./line-protocol.ts";
+import { PostingTimes } from "./posting-times.ts";
 import { cpuMeter } from "./process-accounting.ts";
 import {
   type LatencyReceiver,
@@ -102,7 +105,7 @@ let drains = 0;
 /** Waits until what was posted to `system` so far has gone through (one HTTP observer on a fresh metric). */
 export async function drainBacklog(system: SystemUnderTest, timeoutSeconds: number): Promise<number> {
   const metric = `bench-${system.slug}-drain-${++drains}`;
-  const receiver = await startLatencyReceiver("HTTP", metric, []);
+  const receiver = await startLatencyReceiver("HTTP", metric, new PostingTimes(1));
   try {
     const unobserve = await system.observe(metric, [receiver]);
     try {
@@ -117,40 +120,44 @@ export async function drainBacklog(system: SystemUnderTest, timeoutSeconds: numb
 
 /**
  * Open loop: request n goes out at its due time whether or not earlier ones were answered. Records
- * in `postedAt` when each datum was posted.
+ * in `postingTimes` when each request was posted. Between requests it yields to the event loop even
+ * when behind its schedule, so that the receivers' sockets are read while it catches up.
  */
-async function postOnSchedule(deliveryCase: DeliveryCase, metric: string, postedAt: number[]) {
+export async function postOnSchedule(deliveryCase: DeliveryCase, metric: string, postingTimes: PostingTimes) {
   const { system, rate, dataPerRequest, seconds } = deliveryCase;
   const requestsPerSecond = rate / dataPerRequest;
   const requests = Math.round(requestsPerSecond * seconds);
   const rejections = new Map<string, number>();
-  const answers: Promise<void>[] = [];
+  // Only the unanswered requests are kept, so that a long case holds no more than the requests in flight.
+  const unanswered = new Set<Promise<void>>();
   const started = performance.now();
   const firstPost = Date.now();
   for (let sent = 0; sent < requests; sent++) {
     const wait = started + (sent / requestsPerSecond) * 1000 - performance.now();
-    if (wait > 1) await sleep(wait);
+    await (wait > 1 ? sleep(wait) : setImmediate());
     const now = Date.now();
-    const data = Array.from({ length: dataPerRequest }, () => {
-      postedAt.push(now);
-      return measuredDatum(postedAt.length - 1, now);
+    const first = postingTimes.recordRequest(now);
+    const data = Array.from({ length: dataPerRequest }, (_, index) => measuredDatum(first + index, now));
+    const answer = system.post(metric, data).then((refused) => {
+      if (refused !== undefined) rejections.set(refused, (rejections.get(refused) ?? 0) + dataPerRequest);
     });
-    answers.push(
-      system.post(metric, data).then((refused) => {
-        if (refused !== undefined) rejections.set(refused, (rejections.get(refused) ?? 0) + data.length);
-      }),
+    unanswered.add(answer);
+    // A request that failed stays in the set, for Promise.all below to report.
+    void answer.then(
+      () => unanswered.delete(answer),
+      () => undefined,
     );
   }
   // n requests on schedule span n - 1 intervals; the last one's interval counts too.
   const postingSeconds = (performance.now() - started) / 1000 + 1 / requestsPerSecond;
-  await Promise.all(answers);
+  await Promise.all(unanswered);
   const rejected = [...rejections.values()].reduce((sum, count) => sum + count, 0);
   return {
     postingWindow: { start: firstPost, seconds: postingSeconds },
-    posted: postedAt.length - rejected,
+    posted: postingTimes.data - rejected,
     rejected,
     rejections,
-    postedPerSecond: postedAt.length / postingSeconds,
+    postedPerSecond: postingTimes.data / postingSeconds,
   };
 }
 
@@ -169,17 +176,13 @@ async function awaitDeliveries(
   }
 }
 
-function percentile(sorted: Float64Array, fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
-}
-
 /**
  * Data an observer received per second while the system ran in steady state: the first arrivals
- * within the posting window shifted by the median latency, divided by the window's length, averaged
- * over observers. It equals the posting rate when the system keeps up and falls below it as a
- * backlog builds. (Counting from the first post to the last arrival instead would stay below the
- * posting rate by the latency of the last data however fast the system is.)
+ * within the posting window shifted by the median latency (as ArrivalCounts counts them, per time
+ * bucket), divided by the window's length, averaged over observers. It equals the posting rate when
+ * the system keeps up and falls below it as a backlog builds. (Counting from the first post to the
+ * last arrival instead would stay below the posting rate by the latency of the last data however
+ * fast the system is.)
  */
 export function steadyDeliveryRate(
   recorders: readonly LatencyRecorder[],
@@ -188,9 +191,8 @@ export function steadyDeliveryRate(
 ): number {
   const from = postingWindow.start + p50;
   const to = from + postingWindow.seconds * 1000;
-  const inWindow = (recorder: LatencyRecorder) =>
-    recorder.arrivals.filter((arrival) => arrival >= from && arrival < to).length;
-  const perObserver = recorders.reduce((sum, recorder) => sum + inWindow(recorder), 0) / recorders.length;
+  const inWindow = recorders.reduce((sum, recorder) => sum + recorder.arrivals.countWithin(from, to), 0);
+  const perObserver = inWindow / recorders.length;
   return perObserver / postingWindow.seconds;
 }
 
@@ -209,9 +211,9 @@ function assertReadable(system: SystemUnderTest, receivers: readonly LatencyRece
 export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: DeliveryWaits): Promise<DeliveryResult> {
   const { system, protocol, observers, label, format, processes } = deliveryCase;
   const metric = `bench-${system.slug}-${protocol.toLowerCase()}-${observers}${label ? `-${label}` : ""}`;
-  const postedAt: number[] = [];
+  const postingTimes = new PostingTimes(deliveryCase.dataPerRequest);
   const receivers = await Promise.all(
-    Array.from({ length: observers }, () => startLatencyReceiver(protocol, metric, postedAt, format)),
+    Array.from({ length: observers }, () => startLatencyReceiver(protocol, metric, postingTimes, format)),
   );
   try {
     const unobserve = await system.observe(metric, receivers);
@@ -224,7 +226,7 @@ export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: Deliver
       const { postingWindow, posted, rejected, rejections, postedPerSecond } = await postOnSchedule(
         deliveryCase,
         metric,
-        postedAt,
+        postingTimes,
       );
       await awaitDeliveries(receivers, posted, waits);
       const cpu = cpuSeconds?.();
@@ -234,16 +236,16 @@ export async function runDeliveryCase(deliveryCase: DeliveryCase, waits: Deliver
       const recorders = receivers.map((receiver) => receiver.recorder);
       const lost = recorders.reduce((sum, recorder) => sum + Math.max(0, posted - recorder.distinct), 0);
       const failures = lost > 0 ? ((await system.deliveryFailures?.(metric)) ?? []) : [];
-      const latencies = Float64Array.from(recorders.flatMap((recorder) => recorder.latencies)).sort();
-      const p50 = percentile(latencies, 0.5);
+      const latencies = LatencyHistogram.combined(recorders.map((recorder) => recorder.latencies));
+      const p50 = latencies.percentile(0.5);
       return {
         posted,
         rejected,
         rejections,
         postedPerSecond,
-        deliveredPerSecond: latencies.length === 0 ? 0 : steadyDeliveryRate(recorders, postingWindow, p50),
+        deliveredPerSecond: latencies.count === 0 ? 0 : steadyDeliveryRate(recorders, postingWindow, p50),
         p50,
-        p99: percentile(latencies, 0.99),
+        p99: latencies.percentile(0.99),
         lost,
         receiveBufferDrops:
           dropsBefore === undefined || dropsAfter === undefined ? undefined : dropsAfter - dropsBefore,

@@ -3,9 +3,16 @@ import { once } from "node:events";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { eventually } from "../test/e2e/support/service.ts";
-import { steadyDeliveryRate } from "./delivery.ts";
 import { formatLine, measuredDatum, parseLine, probeDatum } from "./line-protocol.ts";
+import { PostingTimes } from "./posting-times.ts";
 import { LatencyRecorder, startLatencyReceiver } from "./receivers.ts";
+
+/** Posting times of one datum a request, posted at `times`. */
+function postedAt(...times: number[]): PostingTimes {
+  const postingTimes = new PostingTimes(1);
+  for (const time of times) postingTimes.recordRequest(time);
+  return postingTimes;
+}
 
 describe("bench line protocol", () => {
   it("reads back what it writes, and what InfluxDB re-encodes", () => {
@@ -38,12 +45,14 @@ describe("bench line protocol", () => {
 
 describe("LatencyRecorder", () => {
   it("keeps the first arrival of each datum, counts duplicates, probes and unreadable lines apart, ignores other metrics", () => {
-    const recorder = new LatencyRecorder("m", [1_000, 1_000, 1_010]);
+    const recorder = new LatencyRecorder("m", postedAt(1_000, 1_000, 1_010));
     const lines = [measuredDatum(0, 1_000), measuredDatum(2, 1_010), measuredDatum(0, 1_000), probeDatum(0)]
       .map((datum) => formatLine("m", datum))
       .join("");
     recorder.record(`${lines}other,resourceId=r1 value=1 1\nm,resourceId=r9 value=9 1\nm value`, 1_050);
-    expect(recorder.latencies).toEqual([50, 40]);
+    expect([recorder.latencies.count, recorder.latencies.percentile(0), recorder.latencies.percentile(1)]).toEqual([
+      2, 40, 50,
+    ]);
     expect(recorder.distinct).toBe(2);
     expect(recorder.duplicates).toBe(1);
     expect(recorder.probes).toBe(1);
@@ -51,7 +60,7 @@ describe("LatencyRecorder", () => {
     expect(recorder.unreadable).toBe(2);
     expect(recorder.firstUnreadable).toBe("m,resourceId=r9 value=9 1");
     expect(recorder.lastArrival).toBe(1_050);
-    expect(recorder.arrivals).toEqual([1_050, 1_050]);
+    expect(recorder.arrivals.countWithin(1_050, 1_060)).toBe(2);
   });
 });
 
@@ -64,13 +73,15 @@ describe("LatencyRecorder in TOWER/JSON", () => {
   });
 
   it("reads each element of each payload, one payload a line", () => {
-    const recorder = new LatencyRecorder("m", [1_000, 1_000, 1_010], "TOWER/JSON");
+    const recorder = new LatencyRecorder("m", postedAt(1_000, 1_000, 1_010), "TOWER/JSON");
     const payloads = [
       [element(0), element(1)],
       [element(2), element(0), element(7, "other"), element(0, "m", "probe")],
     ].map((payload) => JSON.stringify(payload));
     recorder.record(`${payloads.join("\n")}\n`, 1_050);
-    expect(recorder.latencies).toEqual([50, 50, 40]);
+    expect([recorder.latencies.count, recorder.latencies.percentile(0), recorder.latencies.percentile(0.5)]).toEqual([
+      3, 40, 50,
+    ]);
     expect(recorder.distinct).toBe(3);
     expect(recorder.duplicates).toBe(1);
     expect(recorder.probes).toBe(1);
@@ -78,7 +89,7 @@ describe("LatencyRecorder in TOWER/JSON", () => {
   });
 
   it("counts what is no TOWER/JSON as unreadable: not JSON, not an array, an element without a number", () => {
-    const recorder = new LatencyRecorder("m", [1_000], "TOWER/JSON");
+    const recorder = new LatencyRecorder("m", postedAt(1_000), "TOWER/JSON");
     recorder.record('m,resourceId=r0 value=0 1\n{"value":0}\n[{"resourceId":"r0","metric":"m","value":"0"}]', 1_050);
     expect(recorder.unreadable).toBe(3);
     expect(recorder.firstUnreadable).toBe("m,resourceId=r0 value=0 1");
@@ -86,50 +97,13 @@ describe("LatencyRecorder in TOWER/JSON", () => {
   });
 });
 
-describe("steadyDeliveryRate", () => {
-  /** A recorder that received `count` data at each of `times`. */
-  function received(times: readonly number[], count: number): LatencyRecorder {
-    const recorder = new LatencyRecorder(
-      "m",
-      Array.from({ length: times.length * count }, () => 0),
-    );
-    times.forEach((time, batch) => {
-      const lines = Array.from({ length: count }, (_, index) =>
-        formatLine("m", measuredDatum(batch * count + index, 0)),
-      );
-      recorder.record(lines.join(""), time);
-    });
-    return recorder;
-  }
-
-  it("is the posting rate when every batch arrives a steady latency after its data were posted", () => {
-    // 10 s of posting at 1,000 data/s, delivered in batches of 500 every half second, 300-800 ms late.
-    const arrivals = Array.from({ length: 20 }, (_, batch) => (batch + 1) * 500 + 300);
-    const rate = steadyDeliveryRate([received(arrivals, 500)], { start: 0, seconds: 10 }, 550);
-    expect(rate).toBe(1_000);
-  });
-
-  it("is the rate a falling-behind system delivers at, not the posting rate", () => {
-    // Posting at 1,000 data/s for 10 s, delivering 500 every second: the backlog grows.
-    const arrivals = Array.from({ length: 20 }, (_, batch) => (batch + 1) * 1_000);
-    const rate = steadyDeliveryRate([received(arrivals, 500)], { start: 0, seconds: 10 }, 5_000);
-    expect(rate).toBe(500);
-  });
-
-  it("averages over observers", () => {
-    const arrivals = Array.from({ length: 10 }, (_, batch) => (batch + 1) * 1_000);
-    const fast = received(arrivals, 1_000);
-    const slow = received(arrivals, 500);
-    expect(steadyDeliveryRate([fast, slow], { start: 0, seconds: 10 }, 500)).toBe(750);
-  });
-});
-
 describe("latency receivers", () => {
-  const postedAt = [Date.now(), Date.now(), Date.now()];
-  const text = [0, 1, 2].map((sequence) => formatLine("m", measuredDatum(sequence, postedAt[sequence]!))).join("");
+  const now = Date.now();
+  const postingTimes = postedAt(now, now, now);
+  const text = [0, 1, 2].map((sequence) => formatLine("m", measuredDatum(sequence, now))).join("");
 
   it("TCP: reassembles lines split across chunks", async () => {
-    const receiver = await startLatencyReceiver("TCP", "m", postedAt);
+    const receiver = await startLatencyReceiver("TCP", "m", postingTimes);
     const socket = connect(receiver.port, "127.0.0.1");
     await once(socket, "connect");
     socket.setNoDelay(true);
@@ -144,7 +118,7 @@ describe("latency receivers", () => {
   });
 
   it("HTTP: answers 204 and records the body", async () => {
-    const receiver = await startLatencyReceiver("HTTP", "m", postedAt);
+    const receiver = await startLatencyReceiver("HTTP", "m", postingTimes);
     const response = await fetch(`http://127.0.0.1:${receiver.port}/write?db=x`, { method: "POST", body: text });
     expect(response.status).toBe(204);
     expect(receiver.recorder.distinct).toBe(3);
@@ -152,7 +126,7 @@ describe("latency receivers", () => {
   });
 
   it("HTTP in TOWER/JSON: records the elements of the array", async () => {
-    const receiver = await startLatencyReceiver("HTTP", "m", postedAt, "TOWER/JSON");
+    const receiver = await startLatencyReceiver("HTTP", "m", postingTimes, "TOWER/JSON");
     expect(receiver.format).toBe("TOWER/JSON");
     const body = JSON.stringify(
       [0, 1, 2].map((sequence) => ({ resourceId: `r${sequence}`, metric: "m", value: sequence, timestamp: 1 })),
@@ -165,7 +139,7 @@ describe("latency receivers", () => {
   });
 
   it("UDP: one or more lines per datagram, with or without a trailing newline", async () => {
-    const receiver = await startLatencyReceiver("UDP", "m", postedAt);
+    const receiver = await startLatencyReceiver("UDP", "m", postingTimes);
     const sender = createSocket("udp4");
     const [first, second, third] = text.split("\n");
     for (const datagram of [`${first}\n${second}\n`, third!]) {

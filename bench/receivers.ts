@@ -3,7 +3,11 @@ import { once } from "node:events";
 import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
+import { ArrivalBitset } from "./arrival-bitset.ts";
+import { ArrivalCounts } from "./arrival-counts.ts";
+import { LatencyHistogram } from "./latency-histogram.ts";
 import { isProbe, parseLine, type ReceivedLine } from "./line-protocol.ts";
+import type { PostingTimes } from "./posting-times.ts";
 
 export const protocols = ["HTTP", "TCP", "UDP"] as const;
 export type Protocol = (typeof protocols)[number];
@@ -36,12 +40,16 @@ function parseTowerJson(text: string): unknown[] | undefined {
 /** Every receiver listens on loopback: the systems under test run on this machine. */
 export const receiverHost = "127.0.0.1";
 
-/** What one observer received of one metric: the first arrival of each datum, and what came again. */
+/**
+ * What one observer received of one metric: of each datum's first arrival, its latency and when it
+ * came (as a histogram and counts per time bucket, whose size does not follow the data's number),
+ * and how many came again.
+ */
 export class LatencyRecorder {
-  /** Milliseconds from post to first arrival, one entry per datum received. */
-  readonly latencies: number[] = [];
-  /** Date.now() of each first arrival, in the order of `latencies`. */
-  readonly arrivals: number[] = [];
+  /** Milliseconds from post to first arrival, of each datum received. */
+  readonly latencies = new LatencyHistogram();
+  /** Date.now() of each first arrival. */
+  readonly arrivals = new ArrivalCounts();
   duplicates = 0;
   probes = 0;
   /** Lines not in the bench's format or of no datum posted (a fault of the bench or the system), and the first. */
@@ -49,19 +57,19 @@ export class LatencyRecorder {
   firstUnreadable: string | undefined;
   /** Measured data received, each counted once. */
   distinct = 0;
-  /** seen[n] is 1 once datum n arrived; grown as needed. */
-  private seen = new Uint8Array(1024);
+  private readonly seen = new ArrivalBitset();
+  private lastFirstArrival = 0;
 
-  /** `postedAt[n]`: when datum n was posted (filled in as the bench posts). */
+  /** `postingTimes`: when each datum was posted (filled in as the bench posts). */
   constructor(
     private readonly metric: string,
-    private readonly postedAt: readonly number[],
+    private readonly postingTimes: PostingTimes,
     private readonly format: ObserverFormat = "INFLUXDB",
   ) {}
 
   /** Date.now() of the last first arrival of a measured datum; 0 before any. */
   get lastArrival(): number {
-    return this.arrivals.at(-1) ?? 0;
+    return this.lastFirstArrival;
   }
 
   /**
@@ -97,31 +105,20 @@ export class LatencyRecorder {
   private recordDatum(received: ReceivedLine | undefined, raw: () => string, arrival: number): void {
     // Another metric's datum is an earlier case's, late, sent to the port this receiver now has.
     if (received !== undefined && received.metric !== this.metric) return;
-    const postedAt = received && this.postedAt[received.value];
+    const postedAt = received && this.postingTimes.postedAt(received.value);
     if (received !== undefined && isProbe(received.resourceId)) {
       this.probes += 1;
     } else if (received === undefined || postedAt === undefined) {
       this.unreadable += 1;
       this.firstUnreadable ??= raw();
-    } else if (this.hasSeen(received.value)) {
+    } else if (this.seen.markArrived(received.value)) {
       this.duplicates += 1;
     } else {
       this.distinct += 1;
-      this.latencies.push(arrival - postedAt);
-      this.arrivals.push(arrival);
+      this.latencies.record(arrival - postedAt);
+      this.arrivals.record(arrival);
+      this.lastFirstArrival = arrival;
     }
-  }
-
-  /** Whether datum `sequence` (an index of postedAt) arrived before; marks it as arrived. */
-  private hasSeen(sequence: number): boolean {
-    if (sequence >= this.seen.length) {
-      const grown = new Uint8Array(Math.max(sequence + 1, this.seen.length * 2));
-      grown.set(this.seen);
-      this.seen = grown;
-    }
-    if (this.seen[sequence] === 1) return true;
-    this.seen[sequence] = 1;
-    return false;
   }
 }
 
@@ -211,10 +208,10 @@ const starters = { HTTP: httpReceiver, TCP: tcpReceiver, UDP: udpReceiver } sati
 export async function startLatencyReceiver(
   protocol: Protocol,
   metric: string,
-  postedAt: readonly number[],
+  postingTimes: PostingTimes,
   format: ObserverFormat = "INFLUXDB",
 ): Promise<LatencyReceiver> {
-  const recorder = new LatencyRecorder(metric, postedAt, format);
+  const recorder = new LatencyRecorder(metric, postingTimes, format);
   const { port, close } = await starters[protocol](recorder);
   return { protocol, format, port, recorder, close };
 }
