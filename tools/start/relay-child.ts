@@ -20,7 +20,8 @@ export function relayUrl({ host, port }: RelayConfig): string {
 }
 
 function spawnRelay(env: NodeJS.ProcessEnv): ChildProcess {
-  const [command, args] = boundToParent(process.execPath, ["--import", "tsx", "src/relay/main.ts"]);
+  // Bundled, as the launcher is (run-bundled.mjs): tsx's compiler would stay in its memory.
+  const [command, args] = boundToParent(process.execPath, ["tools/start/run-bundled.mjs", "src/relay/main.ts"]);
   // A session of its own: a Ctrl-C in the terminal reaches only the launcher, which stops the
   // relay once the Worker has drained, since draining may still need it.
   return spawn(command, args, { cwd: projectRoot, env, stdio: ["ignore", "inherit", "inherit"], detached: true });

@@ -11,7 +11,9 @@ function importsOf(source: string): string[] {
 /** A relative import's file, as TypeScript resolves it here (with or without its `.ts`). */
 function resolveRelative(fromFile: string, specifier: string): string | undefined {
   const base = join(dirname(fromFile), specifier);
-  return [base, `${base}.ts`, join(base, "index.ts")].find((candidate) => candidate.endsWith(".ts") && existsSync(candidate));
+  return [base, `${base}.ts`, join(base, "index.ts")].find(
+    (candidate) => candidate.endsWith(".ts") && existsSync(candidate),
+  );
 }
 
 /**
