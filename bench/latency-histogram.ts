@@ -1,17 +1,9 @@
+import { grownToHold } from "./grown-array.ts";
+
 /** Below this, latencies are counted per millisecond: exact for the whole-millisecond latencies the bench measures. */
 const fineLimitMs = 10 * 60 * 1000;
 /** Above it, per second: such a latency is a backlog's, where a second is fine enough. */
 const coarseWidthMs = 1000;
-
-/** `counts`, or a copy grown by doubling to hold `length` (at most `cap`) buckets. */
-function holding(counts: Uint32Array, length: number, cap: number): Uint32Array {
-  if (length <= counts.length) return counts;
-  let grown = Math.max(counts.length, 1);
-  while (grown < length) grown *= 2;
-  const result = new Uint32Array(Math.min(grown, cap));
-  result.set(counts);
-  return result;
-}
 
 /**
  * Latencies in milliseconds as counts per bucket, for percentiles: a millisecond wide below
@@ -42,7 +34,7 @@ export class LatencyHistogram {
     // Date.now() may step back between post and arrival; such a latency counts as none.
     const latency = Math.max(0, Math.floor(milliseconds));
     if (latency < this.fineLimit) {
-      this.fine = holding(this.fine, latency + 1, this.fineLimit);
+      this.fine = grownToHold(this.fine, latency + 1, this.fineLimit);
       this.fine[latency]! += 1;
     } else {
       const second = this.fineLimit + Math.floor((latency - this.fineLimit) / coarseWidthMs) * coarseWidthMs;
@@ -53,7 +45,7 @@ export class LatencyHistogram {
 
   private add(other: LatencyHistogram): void {
     if (other.fineLimit !== this.fineLimit) throw new Error("histograms of different fine limits do not add up");
-    this.fine = holding(this.fine, other.fine.length, this.fineLimit);
+    this.fine = grownToHold(this.fine, other.fine.length, this.fineLimit);
     other.fine.forEach((count, bucket) => {
       this.fine[bucket]! += count;
     });

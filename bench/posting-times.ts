@@ -1,3 +1,5 @@
+import { grownToHold } from "./grown-array.ts";
+
 /**
  * When each datum was posted, kept per request: every datum of a request shares its time, and the
  * bench numbers data consecutively, so datum n belongs to request ⌊n / dataPerRequest⌋. One number
@@ -16,11 +18,7 @@ export class PostingTimes {
 
   /** Records a request posted at `at` (Date.now()); the sequence number of its first datum. */
   recordRequest(at: number): number {
-    if (this.requests === this.times.length) {
-      const grown = new Float64Array(this.times.length * 2);
-      grown.set(this.times);
-      this.times = grown;
-    }
+    this.times = grownToHold(this.times, this.requests + 1);
     this.times[this.requests] = at;
     this.requests += 1;
     return (this.requests - 1) * this.dataPerRequest;
