@@ -1,9 +1,7 @@
 import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { readDeliveryAttemptLine } from "./src/shared/delivery-attempt-line.ts";
-import { bindingFreeTests } from "./tools/testing/binding-free-tests.ts";
 import { SlowestFilesReporter } from "./tools/testing/slowest-files-reporter.ts";
 
 /**
@@ -32,12 +30,47 @@ function workerProject(
 }
 
 /** The Worker's own tests: its modules' unit tests beside them, and its API's. */
-const workerTestFolders = ["src/worker", "test/api"];
+const workerTests = ["src/worker/**/*.test.ts", "test/api/**/*.test.ts"];
+
 /**
- * Those of them that use no binding: they run side by side in one workerd per vitest worker, with
- * their modules loaded once, where each of the others starts a Miniflare of its own (its storage).
+ * The Worker's test files that need a runtime of their own (a Miniflare, its storage and its
+ * isolate), named one by one with the reason. The others run one after another in one runtime per
+ * vitest worker, with the Worker's modules loaded once: each names the metrics, rules and
+ * resources it creates uniquely and reads back only what it created, as a user of a shared service would.
  */
-const bindingFreeWorkerTests = bindingFreeTests(fileURLToPath(new URL(".", import.meta.url)), workerTestFolders);
+const workerTestsOwningTheirRuntime = [
+  // They change what the whole Worker does from then on: a drain refuses all intake after it.
+  "src/worker/ops/drain.test.ts",
+  "test/api/local-control.test.ts",
+  "src/worker/intake/common/agent-intake.test.ts",
+  // They count or list everything the service holds or does: its usage (the Durable Object requests,
+  // queue messages and data of every file's background work too), every metric, the whole model, every rule.
+  "test/api/usage.test.ts",
+  "src/worker/intake/metric-registry.test.ts",
+  "src/worker/intake/queue-message.test.ts",
+  "test/api/agents/unavailable.test.ts",
+  "src/worker/metrics/metric-catalog.test.ts",
+  "test/api/resources.test.ts",
+  "test/api/monitoring-rules.test.ts",
+  // A refused request must leave every view of the state as it was; another file's queued data and
+  // rule windows, still at work in the background, would move them meanwhile.
+  "test/api/fuzz/*.test.ts",
+  "test/api/robustness-*.test.ts",
+  // They watch every outbound request or move the isolate's clock, which another file's deliveries
+  // and retries, due in the background, would reach.
+  "src/worker/delivery/fan-out.test.ts",
+  "src/worker/delivery/intake-consumer.test.ts",
+  "src/worker/delivery/transports/dispatch.test.ts",
+  "src/worker/intake/journal/journal-client.test.ts",
+  "src/worker/metrics/metric-object.test.ts",
+  "src/worker/metrics/delivery-ledger.test.ts",
+  "test/api/observer-operations.test.ts",
+  "test/api/observer-retry.test.ts",
+  "test/api/secrets.test.ts",
+];
+
+/** Vars as in local development: open, observers allowed on private addresses. */
+const localDevelopment = { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true" };
 
 /** Builds the static assets once per run, for the services the tests start (they skip the build). */
 const builtAssets = "test/e2e/support/built-assets.ts";
@@ -77,15 +110,12 @@ export default defineConfig({
     // vitest caps a percentage at the number of cores.
     maxWorkers: Math.ceil(availableParallelism() * 1.5),
     projects: [
-      // The Worker's modules (unit tests beside them) and its API, open as in local development:
-      // each file that uses bindings on storage of its own, the others together.
-      workerProject(
-        "worker",
-        workerTestFolders.map((folder) => `${folder}/**/*.test.ts`),
-        { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true" },
-        { exclude: bindingFreeWorkerTests },
-      ),
-      workerProject("worker-modules", bindingFreeWorkerTests, {}, { isolate: false }),
+      // The Worker's modules (unit tests beside them) and its API, open as in local development.
+      workerProject("worker", workerTests, localDevelopment, {
+        exclude: workerTestsOwningTheirRuntime,
+        isolate: false,
+      }),
+      workerProject("worker-own-runtime", workerTestsOwningTheirRuntime, localDevelopment),
       // As deployed: bearer tokens of both roles, two admin tokens (rotation), public observers only.
       workerProject("auth", ["test/configurations/auth/**/*.test.ts"], {
         ADMIN_TOKEN: "admin-1, admin-2",
@@ -118,6 +148,9 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // The files mock no module and keep no state between them; a worker that runs several
+          // imports Miniflare, wrangler's helpers and the relay once.
+          isolate: false,
         },
       },
       // End to end: the local service, the relay, real receivers, interop servers; as `npm start`
