@@ -1,4 +1,4 @@
-import { telegrafCpuBodies, telegrafRequests } from "./agent-requests.ts";
+import { otlpRequests, remoteWriteRequests, telegrafCpuBodies, telegrafRequests } from "./agent-requests.ts";
 import { drainBacklog } from "./delivery.ts";
 import { startDiscardingReceiver } from "./discarding-receiver.ts";
 import { type IntakeRequests, postRequests, rdfJsonRequests } from "./intake-requests.ts";
@@ -11,15 +11,16 @@ import type { SystemUnderTest } from "./system-under-test.ts";
 export interface ProfileCase {
   id: string;
   title: string;
-  requests(metric: string): IntakeRequests;
+  requests(metric: string): IntakeRequests | Promise<IntakeRequests>;
   /** HTTP observers of the case's metric. */
   observers: number;
 }
 
 /**
  * The loads the Worker's isolate is profiled under: the intake's two extremes with no observer,
- * the delivery target's case, and Telegraf's batches of line protocol (whose metrics are its own,
- * with no observer). Each posts in a closed loop, as the intake section does.
+ * the delivery target's case, and each agent's requests as the agent-intake section posts them
+ * (their metrics are their own, with no observer). Each posts in a closed loop, as the intake
+ * section does.
  */
 export const profileCases: readonly ProfileCase[] = [
   {
@@ -44,6 +45,19 @@ export const profileCases: readonly ProfileCase[] = [
     id: "line-protocol",
     title: "line protocol, Telegraf's cpu batches of 10,000 fields (`POST /write`), no observers",
     requests: () => telegrafRequests(telegrafCpuBodies(8), "identity"),
+    observers: 0,
+  },
+  {
+    id: "remote-write",
+    title: "Prometheus remote write, node_exporter's 2,000 series a request (`POST /api/v1/write`), no observers",
+    requests: () => remoteWriteRequests(8),
+    observers: 0,
+  },
+  {
+    id: "otlp",
+    title:
+      "OTLP/HTTP protobuf, the OpenTelemetry SDK's exports of 1,000 points (`POST /otlp/v1/metrics`), no observers",
+    requests: () => otlpRequests(8),
     observers: 0,
   },
 ];
@@ -85,7 +99,7 @@ export async function runProfileCase(target: ProfileTarget, profileCase: Profile
   try {
     const unobserve = await system.observe(metric, receivers);
     try {
-      const requests = profileCase.requests(metric);
+      const requests = await profileCase.requests(metric);
       const post = (forSeconds: number) => postRequests(serviceUrl, requests, { concurrency, seconds: forSeconds });
       await post(warmUpSeconds);
       await drainBacklog(system, drainTimeoutSeconds);

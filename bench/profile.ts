@@ -7,7 +7,7 @@ import { withProfiledWorker } from "./profiled-worker.ts";
 
 /*
  * `npm run profile`: one case of the bench's profile section (PROFILE_CASE: batched, single,
- * line-protocol or four-observers, the default) on a Worker of its own, for PROFILE_SECONDS
+ * line-protocol, remote-write, otlp or four-observers, the default) on a Worker of its own, for PROFILE_SECONDS
  * (default 10); prints the section's tables and writes the whole profile for Chrome DevTools.
  */
 

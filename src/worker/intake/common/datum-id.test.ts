@@ -11,6 +11,17 @@ describe("agentDatumId", () => {
     expect(idOf("", "", 0)).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  // A batch resent across an upgrade must keep its ids: these were computed by the first release.
+  it.each([
+    ["cpu.usage_idle", "vm1,cpu=cpu0", 1_700_000_000_000, "ccf8fe3f94dfdec4"],
+    ["", "", 0, "e430d377c61f84e9"],
+    ["m", "vm1", -1, "464493729c0d8cbd"],
+    ["mémoire", "hôte=π", 2 ** 32 + 1, "7584be5e3bb8c55b"],
+    ["x", "-", Number.MIN_SAFE_INTEGER, "f3fb1cff4d2a0380"],
+  ])("gives %j of %j at %d the id it has always had", (metric, resourceId, timestamp, id) => {
+    expect(idOf(metric, resourceId, timestamp)).toBe(id);
+  });
+
   it("is the same for the same datum, whatever was hashed in between", () => {
     const seed = seriesHashSeed("vm1");
     const first = agentDatumId(seed, metricHash("m"), 1_700_000_000_000);

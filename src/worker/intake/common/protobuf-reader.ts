@@ -1,3 +1,5 @@
+import { internedUtf8 } from "./interned-utf8";
+
 /**
  * A reader of the protobuf wire format (varints, fixed 32/64-bit, length-delimited), for the
  * agents' messages (remote write's WriteRequest, OTLP's ExportMetricsServiceRequest). Hand-written:
@@ -18,6 +20,7 @@ export const wireType = { varint: 0, fixed64: 1, lengthDelimited: 2, fixed32: 5 
 
 // A leading U+FEFF is part of a protobuf string, not a byte-order mark to drop.
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const decodeStrictUtf8 = (bytes: Uint8Array) => strictUtf8.decode(bytes);
 const twoTo32 = 4_294_967_296;
 
 /**
@@ -56,6 +59,18 @@ export class ProtobufReader {
 
   /** A varint as a number: exact below 2^53, which every length and count is. */
   varint(): number {
+    // Tags and lengths take one to four bytes: read without the halves' pair.
+    const bytes = this.bytes;
+    const at = this.position;
+    let value = 0;
+    for (let index = 0; index < 4 && at + index < this.end; index++) {
+      const byte = bytes[at + index]!;
+      value |= (byte & 0x7f) << (7 * index);
+      if (byte < 0x80) {
+        this.position = at + index + 1;
+        return value;
+      }
+    }
     const [low, high] = this.varintHalves();
     return high * twoTo32 + low;
   }
@@ -97,16 +112,17 @@ export class ProtobufReader {
 
   /** The bytes of a length-delimited field, as a view into the message (not a copy). */
   bytesField(): Uint8Array {
-    const [start, end] = this.delimited();
-    return this.bytes.subarray(start, end);
+    const start = this.delimited();
+    return this.bytes.subarray(start, this.position);
   }
 
   /** A string field, which must be UTF-8. */
   string(): string {
-    const [start, end] = this.delimited();
+    const start = this.delimited();
+    const end = this.position;
     if (start === end) return "";
     try {
-      return strictUtf8.decode(this.bytes.subarray(start, end));
+      return internedUtf8(this.bytes, start, end, decodeStrictUtf8);
     } catch {
       throw new ProtobufError("a string field is not valid UTF-8", start);
     }
@@ -114,8 +130,8 @@ export class ProtobufReader {
 
   /** A reader of an embedded message (a length-delimited field), which shares this one's bytes. */
   message(): ProtobufReader {
-    const [start, end] = this.delimited();
-    return new ProtobufReader(this.bytes, start, end);
+    const start = this.delimited();
+    return new ProtobufReader(this.bytes, start, this.position);
   }
 
   /** Calls `read` for each element of a packed repeated field of `elementType`, or for a single unpacked one. */
@@ -188,7 +204,8 @@ export class ProtobufReader {
     return at;
   }
 
-  private delimited(): [start: number, end: number] {
+  /** Passes a length-delimited field, the reader then at its end; where its bytes start. */
+  private delimited(): number {
     const at = this.position;
     const length = this.varint();
     if (length > this.end - this.position) {
@@ -196,7 +213,7 @@ export class ProtobufReader {
     }
     const start = this.position;
     this.position += length;
-    return [start, this.position];
+    return start;
   }
 }
 
