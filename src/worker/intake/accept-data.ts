@@ -50,7 +50,12 @@ export function refuseWhileDraining(): void {
  */
 export async function queueData(c: Context<AppEnv>, data: readonly Datum[]): Promise<void> {
   if (data.length === 0) return;
-  await unavailable("metric store", () => registerMetrics(c.env, new Set(data.map((datum) => datum.metric))));
+  // The names apart from the data: a function holding the data would keep them while the send waits.
+  const metrics = new Set(data.map((datum) => datum.metric));
+  await unavailable("metric store", () => registerMetrics(c.env, metrics));
   const sender = intakeSender(c.env.INTAKE_QUEUE, intakeMessagesSend(c.env, c.get("config").INTAKE_JOURNAL));
-  await unavailable("intake queue", () => sender.send(data, (promise) => c.executionCtx.waitUntil(promise)));
+  await unavailable(
+    "intake queue",
+    sender.sendOf(data, (promise) => c.executionCtx.waitUntil(promise)),
+  );
 }

@@ -28,7 +28,7 @@ const ignore = () => undefined;
 
 /** Starts `maxSendsInFlight` sends of one datum each (ids busy0…), which stay in flight until ended. */
 function fillSendSlots(sender: ReturnType<typeof intakeSender>, waitUntil: (promise: Promise<unknown>) => void) {
-  return Array.from({ length: maxSendsInFlight }, (_, index) => sender.send([datum(`busy${index}`)], waitUntil));
+  return Array.from({ length: maxSendsInFlight }, (_, index) => sender.sendOf([datum(`busy${index}`)], waitUntil)());
 }
 
 const busyIds = Array.from({ length: maxSendsInFlight }, (_, index) => [`busy${index}`]);
@@ -50,8 +50,12 @@ describe("intake sender (group commit)", () => {
     const waitUntil = vi.fn();
     const busy = fillSendSlots(sender, waitUntil);
     const answered: string[] = [];
-    const second = sender.send([datum("b")], waitUntil).then(() => answered.push("b"));
-    const third = sender.send([datum("c1"), datum("c2")], waitUntil).then(() => answered.push("c"));
+    const second = sender
+      .sendOf([datum("b")], waitUntil)()
+      .then(() => answered.push("b"));
+    const third = sender
+      .sendOf([datum("c1"), datum("c2")], waitUntil)()
+      .then(() => answered.push("c"));
     expect(sends).toHaveLength(maxSendsInFlight);
 
     sends[0]!.end();
@@ -73,8 +77,8 @@ describe("intake sender (group commit)", () => {
     const { queue, sends } = controlledQueue();
     const sender = intakeSender(queue);
     const busy = fillSendSlots(sender, ignore);
-    const second = sender.send([datum("b")], ignore);
-    const third = sender.send([datum("c")], ignore);
+    const second = sender.sendOf([datum("b")], ignore)();
+    const third = sender.sendOf([datum("c")], ignore)();
     sends[0]!.end();
     await busy[0];
     await vi.waitUntil(() => sends.length === maxSendsInFlight + 1);
@@ -82,7 +86,7 @@ describe("intake sender (group commit)", () => {
     await expect(second).rejects.toThrow("queue down");
     await expect(third).rejects.toThrow("queue down");
 
-    const fourth = sender.send([datum("d")], ignore);
+    const fourth = sender.sendOf([datum("d")], ignore)();
     expect(sends.map((send) => send.ids)).toEqual([...busyIds, ["b", "c"], ["d"]]);
     for (const send of sends) send.end();
     await Promise.all([fourth, ...busy]);
@@ -93,7 +97,7 @@ describe("intake sender (group commit)", () => {
     const sender = intakeSender(queue);
     const busy = fillSendSlots(sender, ignore);
     const large = Array.from({ length: 11 }, (_, index) => datum(`large${index}`));
-    const alone = sender.send(large, ignore);
+    const alone = sender.sendOf(large, ignore)();
     expect(sends.map((send) => send.ids)).toEqual([...busyIds, large.map((each) => each.id)]);
     sends[maxSendsInFlight]!.end();
     await alone;
@@ -105,13 +109,28 @@ describe("intake sender (group commit)", () => {
     const { queue } = controlledQueue();
     const send = vi.fn(async (_queue: Queue, _messages: readonly EncodedMessage[]) => undefined);
     const sender = intakeSender(queue, send);
-    await sender.send([datum("small")], ignore);
-    await sender.send(
+    await sender.sendOf([datum("small")], ignore)();
+    await sender.sendOf(
       Array.from({ length: 11 }, (_, index) => datum(`large${index}`)),
       ignore,
-    );
+    )();
     expect(send).toHaveBeenCalledTimes(2);
     expect(send.mock.calls.map(([to]) => to)).toEqual([queue, queue]);
     expect(send.mock.calls[0]![1]).toEqual(encodeIntakeMessages([datum("small")]));
+  });
+
+  it("sends a larger request's messages, encoded once, every time its send is called again", async () => {
+    const { queue } = controlledQueue();
+    const send = vi.fn(async (_queue: Queue, _messages: readonly EncodedMessage[]) => undefined);
+    const data = Array.from({ length: 11 }, (_, index) => datum(`again${index}`));
+    const sendAgain = intakeSender(queue, send).sendOf(data, ignore);
+    expect(send).not.toHaveBeenCalled();
+    await sendAgain();
+    await sendAgain();
+    expect(send.mock.calls.map(([, messages]) => messages)).toEqual([
+      encodeIntakeMessages(data),
+      encodeIntakeMessages(data),
+    ]);
+    expect(send.mock.calls[0]![1]).toBe(send.mock.calls[1]![1]);
   });
 });

@@ -65,11 +65,22 @@ class IntakeSender {
     private readonly sendToQueue: MessagesSend,
   ) {}
 
-  async send(data: readonly Datum[], waitUntil: (promise: Promise<unknown>) => void): Promise<void> {
+  /**
+   * The send of `data`, to be called, and called again if it fails. A larger request's data are
+   * encoded at once, so that while the send waits only their messages are kept, not the data (and
+   * whatever the data were read from): for a batch of thousands, that is most of the isolate's garbage.
+   */
+  sendOf(data: readonly Datum[], waitUntil: (promise: Promise<unknown>) => void): () => Promise<void> {
     if (data.length > maxSharedRequestData) {
-      await this.sendToQueue(this.queue, encodeIntakeMessages(data));
-      return;
+      const messages = encodeIntakeMessages(data);
+      return async () => {
+        await this.sendToQueue(this.queue, messages);
+      };
     }
+    return () => this.sendShared(data, waitUntil);
+  }
+
+  private async sendShared(data: readonly Datum[], waitUntil: (promise: Promise<unknown>) => void): Promise<void> {
     const joined = this.gathering;
     if (joined) {
       joined.data.push(...data);

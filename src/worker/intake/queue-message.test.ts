@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { usage } from "../ops/usage";
 import type { Datum } from "./datum";
@@ -147,6 +148,31 @@ describe("encodeIntakeMessages", () => {
     expect(layout(messages).map((groups) => groups.map(([, count]) => count))).toEqual([[374], [374], [252]]);
     expect(decodeAll(messages)).toEqual(data);
     expectSizesBounded(messages);
+  });
+
+  it("splits data of any sizes into messages within the limit that give the data back in order", () => {
+    const text = (maxLength: number) => fc.string({ unit: "binary", maxLength });
+    const data = fc.array(
+      fc.record({
+        id: text(40),
+        metric: fc.constantFrom("a", "b", "ü"),
+        timestamp: fc.integer({ min: -(2 ** 40), max: 2 ** 40 }),
+        value: fc.double(),
+        resourceId: fc.oneof(text(8), text(2_000)),
+      }),
+      { maxLength: 400 },
+    );
+    fc.assert(
+      fc.property(data, (generated) => {
+        const messages = encodeIntakeMessages(generated);
+        expectSizesBounded(messages);
+        const byMetric = (metric: string) => (each: Datum) => each.metric === metric;
+        for (const metric of ["a", "b", "ü"]) {
+          expect(decodeAll(messages).filter(byMetric(metric))).toEqual(generated.filter(byMetric(metric)));
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("reports an upper bound of each message's UTF-8 size, also for escaped and unpaired characters", () => {

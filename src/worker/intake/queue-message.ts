@@ -1,5 +1,4 @@
 import { packBatches } from "../../shared/bounded-batches";
-import { getOrCreate } from "../../shared/get-or-create";
 import { usage } from "../ops/usage";
 import type { Datum, DatumRow } from "./datum";
 import { jsonRow } from "./row-json";
@@ -69,26 +68,49 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/** A row's share of a message: its bytes and the comma that separates it from the next. */
-const rowBytes = (row: string) => utf8Length(row) + 1;
-
 const intakePrefix = '{"kind":"intake","metrics":[';
 const intakeEnvelopeBytes = intakePrefix.length + "]}".length;
 
 /**
- * Packs rows into intake messages of at most `maxMessageBytes`: each metric's rows into groups
- * that fit a message, then the groups into as few messages as they fit. Intake validation bounds
- * every string of a datum, so one row always fits in a message.
+ * A metric's rows as the JSON texts of consecutive runs, each within `maxSize` bytes. Each run is
+ * serialized whole, in one call rather than one per row: its length is reckoned from the bytes per
+ * row, at first the least a row can take (`leastRowBytes`, so that a metric that fits is serialized
+ * once), then those of the run before, and shortened in proportion while its text is too large.
+ * Intake validation bounds every string of a datum, so one row always fits.
  */
-function packIntakeMessages(rowsByMetric: ReadonlyMap<string, MessageRow[]>): EncodedMessage[] {
-  const groups: { text: string; bytes: number }[] = [];
+function rowRuns(rows: readonly MessageRow[], maxSize: number, leastRowBytes: number): EncodedMessage[] {
+  const runs: EncodedMessage[] = [];
+  let rowBytes = leastRowBytes;
+  for (let start = 0; start < rows.length; ) {
+    let count = Math.max(1, Math.min(rows.length - start, Math.floor(maxSize / rowBytes)));
+    for (;;) {
+      const text = JSON.stringify(rows.slice(start, start + count));
+      const bytes = utf8Length(text);
+      if (bytes <= maxSize || count === 1) {
+        runs.push({ text, bytes });
+        rowBytes = bytes / count;
+        start += count;
+        break;
+      }
+      count = Math.max(1, Math.floor((count * maxSize) / bytes));
+    }
+  }
+  return runs;
+}
+
+/**
+ * Packs rows into intake messages of at most `maxMessageBytes`: each metric's rows into runs that
+ * fit a message, then the runs into as few messages as they fit.
+ */
+function packIntakeMessages(rowsByMetric: ReadonlyMap<string, MessageRow[]>, leastRowBytes: number): EncodedMessage[] {
+  const groups: EncodedMessage[] = [];
   for (const [metric, rows] of rowsByMetric) {
     const metricJson = JSON.stringify(metric);
-    const groupOverhead = utf8Length(metricJson) + "[,[]],".length;
+    // `[metric,rows],`: the comma separates the group from the next.
+    const groupOverhead = utf8Length(metricJson) + "[,],".length;
     const maxSize = maxMessageBytes - intakeEnvelopeBytes - groupOverhead;
-    const rowTexts = rows.map((row) => JSON.stringify(row));
-    for (const { items, size } of packBatches(rowTexts, { maxSize, sizeOf: rowBytes })) {
-      groups.push({ text: `[${metricJson},[${items.join(",")}]]`, bytes: size + groupOverhead });
+    for (const run of rowRuns(rows, maxSize, leastRowBytes)) {
+      groups.push({ text: `[${metricJson},${run.text}]`, bytes: run.bytes + groupOverhead });
     }
   }
   const maxSize = maxMessageBytes - intakeEnvelopeBytes;
@@ -106,14 +128,18 @@ export function encodeIntakeMessages(data: readonly Datum[]): EncodedMessage[] {
   // row at once, not serialized whole first only to be found too large.
   let leastBytes = 0;
   for (const datum of data) {
-    getOrCreate(rowsByMetric, datum.metric, () => []).push(jsonRow(toRow(datum)));
+    // Not getOrCreate: its factory would be a function made per datum.
+    const rows = rowsByMetric.get(datum.metric);
+    if (rows === undefined) rowsByMetric.set(datum.metric, [jsonRow(toRow(datum))]);
+    else rows.push(jsonRow(toRow(datum)));
     leastBytes += datum.id.length + datum.resourceId.length + minimalRowSyntax;
   }
-  if (leastBytes > maxMessageBytes) return packIntakeMessages(rowsByMetric);
+  const leastRowBytes = leastBytes / data.length;
+  if (leastBytes > maxMessageBytes) return packIntakeMessages(rowsByMetric, leastRowBytes);
   const message = { kind: "intake", metrics: [...rowsByMetric] };
   const text = JSON.stringify(message);
   const bytes = utf8Length(text);
-  return bytes <= maxMessageBytes ? [{ text, bytes }] : packIntakeMessages(rowsByMetric);
+  return bytes <= maxMessageBytes ? [{ text, bytes }] : packIntakeMessages(rowsByMetric, leastRowBytes);
 }
 
 /**

@@ -42,9 +42,11 @@ async function accept(c: Context<AppEnv>): Promise<Response> {
     maxData: config.MAX_DATA_PER_REQUEST,
     maxMetricNameLength: config.MAX_METRIC_NAME_LENGTH,
   });
+  // Counted before the send, so that the data are not kept while it waits.
+  const accepted = data.length;
   await queueData(c, data);
-  usage.dataAccepted += data.length;
-  usage.intake["/monitoringdata"].dataAccepted += data.length;
+  usage.dataAccepted += accepted;
+  usage.intake["/monitoringdata"].dataAccepted += accepted;
   return c.body(null, 204);
 }
 

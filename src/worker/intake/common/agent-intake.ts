@@ -65,15 +65,22 @@ export async function acceptReading(
     );
   }
   const { data, refused } = seriesToData(reading.series, seriesKeyOptions(c, defaultPrimary));
+  // Everything wanted of the reading and the data is taken before the send: neither is kept while it waits.
+  const accepted = data.length;
+  const outcome = {
+    accepted,
+    refused: [...reading.refused, ...refused],
+    refusedTotal: (reading.refusedTotal ?? reading.refused.length) + refused.length,
+  };
+  const skipped = { strings: reading.stringFieldsSkipped ?? 0, staleMarkers: reading.staleMarkers ?? 0 };
   await queueData(c, data);
   const counts = usage.intake[route];
-  usage.dataAccepted += data.length;
-  counts.dataAccepted += data.length;
-  const refusedTotal = (reading.refusedTotal ?? reading.refused.length) + refused.length;
-  counts.refused += refusedTotal;
-  counts.stringFieldsSkipped += reading.stringFieldsSkipped ?? 0;
-  counts.staleMarkersSkipped += reading.staleMarkers ?? 0;
-  return { accepted: data.length, refused: [...reading.refused, ...refused], refusedTotal };
+  usage.dataAccepted += accepted;
+  counts.dataAccepted += accepted;
+  counts.refused += outcome.refusedTotal;
+  counts.stringFieldsSkipped += skipped.strings;
+  counts.staleMarkersSkipped += skipped.staleMarkers;
+  return outcome;
 }
 
 /** How many refusals an answer names; the rest are counted. */

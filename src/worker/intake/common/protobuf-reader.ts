@@ -29,6 +29,12 @@ const twoTo32 = 4_294_967_296;
  */
 const float64Bytes = new DataView(new ArrayBuffer(8));
 
+/**
+ * The low and high 32-bit halves of the varint read last, shared the same way: a pair returned, or
+ * halves kept in a reader's fields, would be an allocation per varint or per embedded message.
+ */
+const varintHalves = new Uint32Array(2);
+
 export class ProtobufReader {
   private position: number;
 
@@ -59,7 +65,7 @@ export class ProtobufReader {
 
   /** A varint as a number: exact below 2^53, which every length and count is. */
   varint(): number {
-    // Tags and lengths take one to four bytes: read without the halves' pair.
+    // Tags and lengths take one to four bytes: read without the halves.
     const bytes = this.bytes;
     const at = this.position;
     let value = 0;
@@ -71,13 +77,15 @@ export class ProtobufReader {
         return value;
       }
     }
-    const [low, high] = this.varintHalves();
-    return high * twoTo32 + low;
+    this.readVarintHalves();
+    return varintHalves[1]! * twoTo32 + varintHalves[0]!;
   }
 
   /** An int64 varint (two's complement), as the nearest double. */
   int64(): number {
-    const [low, high] = this.varintHalves();
+    this.readVarintHalves();
+    const low = varintHalves[0]!;
+    const high = varintHalves[1]!;
     return high >= 0x80000000 ? -((~high >>> 0) * twoTo32 + ((~low >>> 0) + 1)) : high * twoTo32 + low;
   }
 
@@ -156,7 +164,7 @@ export class ProtobufReader {
   skip(type: number): void {
     switch (type) {
       case wireType.varint:
-        this.varintHalves();
+        this.readVarintHalves();
         return;
       case wireType.fixed64:
         this.reserve(8);
@@ -173,7 +181,8 @@ export class ProtobufReader {
     }
   }
 
-  private varintHalves(): [low: number, high: number] {
+  /** Reads a varint into `varintHalves`. */
+  private readVarintHalves(): void {
     const start = this.position;
     let low = 0;
     let high = 0;
@@ -186,7 +195,11 @@ export class ProtobufReader {
         low |= bits << 28;
         high = bits >>> 4;
       } else high |= bits << (7 * index - 32);
-      if (byte < 0x80) return [low >>> 0, high >>> 0];
+      if (byte < 0x80) {
+        varintHalves[0] = low;
+        varintHalves[1] = high;
+        return;
+      }
     }
     throw new ProtobufError("a varint is longer than 10 bytes", start);
   }

@@ -29,16 +29,34 @@ type Label = readonly [key: string, value: string];
 
 const byKey = (left: Label, right: Label) => (left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0);
 
-/** The primary label's value, and the labels left once it and the dropped ones are taken out. */
-function splitLabels(series: LabelledPoints, options: SeriesKeyOptions): [string | undefined, Label[]] {
-  const kept = options.drop.size === 0 ? [...series.labels] : series.labels.filter(([key]) => !options.drop.has(key));
+/** Whether each label's key sorts after the one before: as Prometheus and most agents send them. */
+function sortedByKey(labels: readonly Label[]): boolean {
+  for (let index = 1; index < labels.length; index++) if (labels[index - 1]![0] >= labels[index]![0]) return false;
+  return true;
+}
+
+function indexOfKey(labels: readonly Label[], key: string): number {
+  for (let index = 0; index < labels.length; index++) if (labels[index]![0] === key) return index;
+  return -1;
+}
+
+/**
+ * The labels but the dropped ones, sorted by key (the labels as sent when they need no change), the
+ * primary label's value, and its place among them (-1 when it is not one of them).
+ */
+function splitLabels(series: LabelledPoints, options: SeriesKeyOptions): [readonly Label[], string?, number?] {
+  const { drop } = options;
+  const kept =
+    drop.size === 0 && sortedByKey(series.labels)
+      ? series.labels
+      : series.labels.filter(([key]) => !drop.has(key)).sort(byKey);
   for (const name of options.primary) {
-    const index = kept.findIndex(([key]) => key === name);
-    if (index >= 0) return [kept.splice(index, 1)[0]![1], kept];
-    const extra = series.primaryOnly?.find(([key]) => key === name && !options.drop.has(key));
-    if (extra) return [extra[1], kept];
+    const index = indexOfKey(kept, name);
+    if (index >= 0) return [kept, kept[index]![1], index];
+    const extra = series.primaryOnly?.find(([key]) => key === name && !drop.has(key));
+    if (extra) return [kept, extra[1], -1];
   }
-  return [undefined, kept];
+  return [kept];
 }
 
 /**
@@ -47,10 +65,11 @@ function splitLabels(series: LabelledPoints, options: SeriesKeyOptions): [string
  * label `-`.
  */
 export function seriesResourceId(series: LabelledPoints, options: SeriesKeyOptions): string {
-  const [primary, labels] = splitLabels(series, options);
-  if (labels.length > 1) labels.sort(byKey);
+  const [labels, primary, primaryIndex] = splitLabels(series, options);
   let key = primary === undefined ? "" : escapeKeyPart(primary);
-  for (const [name, value] of labels) {
+  for (let index = 0; index < labels.length; index++) {
+    if (index === primaryIndex) continue;
+    const [name, value] = labels[index]!;
     if (key !== "" || primary !== undefined) key += ",";
     key += `${escapeKeyPart(name)}=${escapeKeyPart(value)}`;
   }

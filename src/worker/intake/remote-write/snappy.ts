@@ -26,6 +26,9 @@ const elementKind = { literal: 0, copyWithOneByteOffset: 1, copyWithTwoByteOffse
  */
 const maxExpansion = 64 / 3;
 
+/** Literals shorter than this are copied without a view of the input. */
+const shortLiteral = 64;
+
 /** The decompressed bytes of a snappy block that declares at most `maxBytes` of them. */
 export function decodeSnappyBlock(input: Uint8Array, maxBytes: number): Uint8Array {
   const [declared, start] = readDeclaredLength(input);
@@ -51,9 +54,14 @@ export function decodeSnappyBlock(input: Uint8Array, maxBytes: number): Uint8Arr
       if (length > input.length - at)
         throw new SnappyError(`a literal of ${length} bytes runs past the end at byte ${at}`);
       if (length > declared - written) throw overrun(declared);
-      output.set(input.subarray(at, at + length), written);
-      at += length;
-      written += length;
+      if (length < shortLiteral) {
+        // Short literals, most of them, byte by byte: a view of the input would be an object each.
+        for (const end = at + length; at < end; at++, written++) output[written] = input[at]!;
+      } else {
+        output.set(input.subarray(at, at + length), written);
+        at += length;
+        written += length;
+      }
       continue;
     }
     let length: number;

@@ -71,8 +71,8 @@ class WriteRequestReader {
     const origin = this.seriesCount++;
     const labelsPass = request.message();
     const samplesPass = new ProtobufReader(this.body, labelsPass.offset, request.offset);
-    const { labels, metricNames, histograms } = readSeriesLabels(labelsPass);
-    const problem = labelsProblem(labels, metricNames);
+    const { labels, metricName, metricNames, histograms } = readSeriesLabels(labelsPass);
+    const problem = labelsProblem(labels, metricName, metricNames);
     if (problem !== undefined) {
       this.result.refused.push({ origin, message: problem });
       this.samples(samplesPass, undefined);
@@ -84,7 +84,7 @@ class WriteRequestReader {
         message: `native histograms are not supported; its ${histograms} histogram samples were skipped (send classic histograms instead)`,
       });
     }
-    const points = this.samples(samplesPass, metricNames[0]!);
+    const points = this.samples(samplesPass, metricName);
     if (points.length === 0) return;
     this.result.series.push({ labels, origin, points });
     this.result.points += points.length;
@@ -139,12 +139,13 @@ class WriteRequestReader {
 }
 
 /**
- * The series' labels but the metric name, its metric name labels' values, and how many native
- * histogram samples it holds.
+ * The series' labels but the metric name, its (first) metric name, how many metric name labels it
+ * has, and how many native histogram samples it holds.
  */
 function readSeriesLabels(series: ProtobufReader) {
   const labels: [string, string][] = [];
-  const metricNames: string[] = [];
+  let metricName = "";
+  let metricNames = 0;
   let histograms = 0;
   while (series.hasMore()) {
     const { field, type } = series.tag();
@@ -152,14 +153,14 @@ function readSeriesLabels(series: ProtobufReader) {
     if (field >= seriesField.labels && field <= seriesField.histograms) series.expect(type, wireType.lengthDelimited);
     if (field === seriesField.labels) {
       const label = readLabel(series.message());
-      if (label[0] === metricNameLabel) metricNames.push(label[1]);
-      else labels.push(label);
+      if (label[0] !== metricNameLabel) labels.push(label);
+      else if (metricNames++ === 0) metricName = label[1];
     } else {
       if (field === seriesField.histograms) histograms++;
       series.skip(type);
     }
   }
-  return { labels, metricNames, histograms };
+  return { labels, metricName, metricNames, histograms };
 }
 
 function readLabel(label: ProtobufReader): [string, string] {
@@ -178,12 +179,11 @@ function readLabel(label: ProtobufReader): [string, string] {
 /** Why Prometheus itself would refuse these labels: no metric name, an empty or repeated name. */
 function labelsProblem(
   labels: readonly (readonly [string, string])[],
-  metricNames: readonly string[],
+  metricName: string,
+  metricNames: number,
 ): string | undefined {
-  if (metricNames.length === 0 || metricNames[0] === "") {
-    return `it has no ${metricNameLabel} label, which names its metric`;
-  }
-  if (metricNames.length > 1) return `its label ${metricNameLabel} is given more than once`;
+  if (metricName === "") return `it has no ${metricNameLabel} label, which names its metric`;
+  if (metricNames > 1) return `its label ${metricNameLabel} is given more than once`;
   // Prometheus sends labels sorted by name, which shows there is no repeat without a set.
   let sorted = true;
   for (let index = 0; index < labels.length; index++) {
