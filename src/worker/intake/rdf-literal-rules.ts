@@ -120,10 +120,23 @@ export function rulesFor(maxMetricNameLength: number): PropertyRules {
   return getOrCreate(rulesByMaxMetricNameLength, maxMetricNameLength, propertyRules);
 }
 
-/** `check`, remembering its verdict on each string it was given (for one request's recurring forms). */
+/**
+ * `check`, remembering its verdict on each string it was given (for one request's recurring forms).
+ * The last form is compared first: data of one metric or resource often come one after the other,
+ * and a comparison costs less than a lookup, which hashes the string.
+ */
 function remembered(check: LexicalCheck): LexicalCheck {
   const verdicts = new Map<string, readonly string[]>();
-  return (lexical) => (typeof lexical === "string" ? getOrCreate(verdicts, lexical, check) : check(lexical));
+  let lastLexical: string | undefined;
+  let lastVerdict = noProblems;
+  return (lexical) => {
+    if (typeof lexical !== "string") return check(lexical);
+    if (lexical !== lastLexical) {
+      lastVerdict = getOrCreate(verdicts, lexical, check);
+      lastLexical = lexical;
+    }
+    return lastVerdict;
+  };
 }
 
 /** The rules' checks for one request, remembering the verdicts on the lexical forms that recur. */
