@@ -25,3 +25,24 @@ export function rdfJsonSubject(datum: Omit<DatumInput, "id">) {
 export function rdfJsonBody(data: readonly DatumInput[]): Record<string, ReturnType<typeof rdfJsonSubject>> {
   return Object.fromEntries(data.map(({ id, ...datum }) => [id, rdfJsonSubject(datum)]));
 }
+
+const predicate = (property: string) => JSON.stringify(`${monitoringNamespace}${property}`);
+const metricKey = predicate("metric");
+const timestampKey = predicate("timestamp");
+const valueKey = predicate("value");
+const resourceIdKey = predicate("resourceId");
+
+/**
+ * `JSON.stringify(rdfJsonBody(data))`, written straight as text: for load generators, which would
+ * otherwise spend more of their time building the objects than the service spends reading them.
+ */
+export function rdfJsonBodyText(data: readonly DatumInput[]): string {
+  const subjects = data.map(
+    ({ id, metric, timestamp, value, resourceId }) =>
+      `${JSON.stringify(id)}:{${metricKey}:[{"type":"literal","value":${JSON.stringify(metric)}}],` +
+      `${timestampKey}:[{"type":"literal","value":"${timestamp}","datatype":"${xsd}integer"}],` +
+      `${valueKey}:[{"type":"literal","value":${JSON.stringify(String(value))},"datatype":"${xsd}double"}],` +
+      `${resourceIdKey}:[{"type":"literal","value":${JSON.stringify(resourceId)},"datatype":"${xsd}string"}]}`,
+  );
+  return `{${subjects.join(",")}}`;
+}

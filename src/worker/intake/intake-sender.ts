@@ -18,7 +18,7 @@ interface Group {
 const maxSharedRequestData = 10;
 
 /** How often a request looks whether a send it waits on, made by another request, has ended. */
-const pollMs = 2;
+const pollMs = 1;
 /**
  * Sends of small requests the isolate keeps in flight before the next requests gather: a few at
  * once keep a request's wait short (under a closed loop of clients, the wait is what bounds their
