@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { usage } from "../ops/usage";
 import type { Datum } from "./datum";
 import {
@@ -173,6 +173,25 @@ describe("encodeIntakeMessages", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("serializes little beyond what the messages hold, however the rows' sizes alternate", () => {
+    const block = (count: number, resourceId: string, from: number) =>
+      Array.from({ length: count }, (_, index) => datum(`d${from + index}`, "m", 1, resourceId));
+    const data = Array.from({ length: 20 }, (_, index) =>
+      index % 2 === 0 ? block(2_000, "r", index * 2_000) : block(100, "r".repeat(1_000), index * 2_000),
+    ).flat();
+    const stringify = vi.spyOn(JSON, "stringify");
+    try {
+      const messages = encodeIntakeMessages(data);
+      const serialized = stringify.mock.results.reduce((sum, { value }) => sum + String(value).length, 0);
+      const held = messages.reduce((sum, { text }) => sum + text.length, 0);
+      // Each run is serialized at most three times, each try not far beyond a message.
+      expect(serialized).toBeLessThan(4 * held);
+      expect(decodeAll(messages)).toEqual(data);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 
   it("reports an upper bound of each message's UTF-8 size, also for escaped and unpaired characters", () => {

@@ -71,28 +71,44 @@ export function utf8Length(text: string): number {
 const intakePrefix = '{"kind":"intake","metrics":[';
 const intakeEnvelopeBytes = intakePrefix.length + "]}".length;
 
+/** Fewer bytes than a row's JSON can take, with the comma after it. */
+const leastRowBytes = (row: MessageRow) => (row[0] as string).length + (row[3] as string).length + minimalRowSyntax;
+
 /**
  * A metric's rows as the JSON texts of consecutive runs, each within `maxSize` bytes. Each run is
- * serialized whole, in one call rather than one per row: its length is reckoned from the bytes per
- * row, at first the least a row can take (`leastRowBytes`, so that a metric that fits is serialized
- * once), then those of the run before, and shortened in proportion while its text is too large.
+ * serialized whole, in one call rather than one per row. Its length: at most the rows whose least
+ * sizes fit (so that a run tried is never far beyond the size, whatever the rows), at most as many
+ * as fit at the bytes per row of the run before; shortened while its text is too large.
  * Intake validation bounds every string of a datum, so one row always fits.
  */
-function rowRuns(rows: readonly MessageRow[], maxSize: number, leastRowBytes: number): EncodedMessage[] {
+function rowRuns(rows: readonly MessageRow[], maxSize: number): EncodedMessage[] {
   const runs: EncodedMessage[] = [];
-  let rowBytes = leastRowBytes;
+  let bytesPerRow = 0;
   for (let start = 0; start < rows.length; ) {
-    let count = Math.max(1, Math.min(rows.length - start, Math.floor(maxSize / rowBytes)));
-    for (;;) {
+    let fitting = 0;
+    for (let least = 0; start + fitting < rows.length; fitting++) {
+      least += leastRowBytes(rows[start + fitting]!);
+      if (least > maxSize) break;
+    }
+    let count = Math.max(1, bytesPerRow > 0 ? Math.min(fitting, Math.floor(maxSize / bytesPerRow)) : fitting);
+    for (let tries = 1; ; tries++) {
       const text = JSON.stringify(rows.slice(start, start + count));
       const bytes = utf8Length(text);
       if (bytes <= maxSize || count === 1) {
         runs.push({ text, bytes });
-        rowBytes = bytes / count;
+        bytesPerRow = bytes / count;
         start += count;
         break;
       }
-      count = Math.max(1, Math.floor((count * maxSize) / bytes));
+      if (tries === 1) {
+        // Shortened in proportion: exact for rows of one size, as most runs' rows are.
+        count = Math.max(1, Math.floor((count * maxSize) / bytes));
+      } else {
+        // Rows off the end whose least sizes cover the excess: their texts are at least that long,
+        // so the shorter run fits, and no run is serialized more than three times.
+        for (let removed = 0; count > 1 && removed < bytes - maxSize; )
+          removed += leastRowBytes(rows[start + --count]!);
+      }
     }
   }
   return runs;
@@ -102,14 +118,14 @@ function rowRuns(rows: readonly MessageRow[], maxSize: number, leastRowBytes: nu
  * Packs rows into intake messages of at most `maxMessageBytes`: each metric's rows into runs that
  * fit a message, then the runs into as few messages as they fit.
  */
-function packIntakeMessages(rowsByMetric: ReadonlyMap<string, MessageRow[]>, leastRowBytes: number): EncodedMessage[] {
+function packIntakeMessages(rowsByMetric: ReadonlyMap<string, MessageRow[]>): EncodedMessage[] {
   const groups: EncodedMessage[] = [];
   for (const [metric, rows] of rowsByMetric) {
     const metricJson = JSON.stringify(metric);
     // `[metric,rows],`: the comma separates the group from the next.
     const groupOverhead = utf8Length(metricJson) + "[,],".length;
     const maxSize = maxMessageBytes - intakeEnvelopeBytes - groupOverhead;
-    for (const run of rowRuns(rows, maxSize, leastRowBytes)) {
+    for (const run of rowRuns(rows, maxSize)) {
       groups.push({ text: `[${metricJson},${run.text}]`, bytes: run.bytes + groupOverhead });
     }
   }
@@ -134,12 +150,11 @@ export function encodeIntakeMessages(data: readonly Datum[]): EncodedMessage[] {
     else rows.push(jsonRow(toRow(datum)));
     leastBytes += datum.id.length + datum.resourceId.length + minimalRowSyntax;
   }
-  const leastRowBytes = leastBytes / data.length;
-  if (leastBytes > maxMessageBytes) return packIntakeMessages(rowsByMetric, leastRowBytes);
+  if (leastBytes > maxMessageBytes) return packIntakeMessages(rowsByMetric);
   const message = { kind: "intake", metrics: [...rowsByMetric] };
   const text = JSON.stringify(message);
   const bytes = utf8Length(text);
-  return bytes <= maxMessageBytes ? [{ text, bytes }] : packIntakeMessages(rowsByMetric, leastRowBytes);
+  return bytes <= maxMessageBytes ? [{ text, bytes }] : packIntakeMessages(rowsByMetric);
 }
 
 /**
