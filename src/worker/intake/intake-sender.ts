@@ -20,11 +20,12 @@ const maxSharedRequestData = 10;
 /** How often a request looks whether a send it waits on, made by another request, has ended. */
 const pollMs = 1;
 /**
- * Sends of small requests the isolate keeps in flight before the next requests gather: a few at
- * once keep a request's wait short (under a closed loop of clients, the wait is what bounds their
- * rate), and gathering still bounds the sends when requests come faster than sends end.
+ * Sends of small requests the isolate keeps in flight before the next requests gather: more than
+ * one keeps a request's wait short (under a closed loop of clients, the wait is what bounds their
+ * rate), and gathering bounds the sends when requests come faster than sends end. Each send costs
+ * the local queue's own isolate too, so fewer, larger sends carry more requests per second.
  */
-export const maxSendsInFlight = 4;
+export const maxSendsInFlight = 2;
 /**
  * How long a request waits on another request's send. Past it, a request whose data went with that
  * send fails (the route then sends again: a duplicate at worst, which at-least-once allows), and
