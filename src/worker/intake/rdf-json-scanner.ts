@@ -100,17 +100,16 @@ function commonOrderPattern(rules: PropertyRules): RegExp {
   );
 }
 
-/** Rules, checks and patterns by property, in the order of `datumProperties` (index access is the fastest). */
-interface PropertyTables {
-  rules: PropertyRule<unknown>[];
-  checks: LexicalCheck[];
+/** The patterns that depend on the rules: each property's datatype field, and a datum in the common order. */
+interface Patterns {
   datatypeFields: RegExp[];
   commonOrder: RegExp;
 }
 
-interface Patterns {
-  datatypeFields: RegExp[];
-  commonOrder: RegExp;
+/** Rules, checks and patterns by property, in the order of `datumProperties` (index access is the fastest). */
+interface PropertyTables extends Patterns {
+  rules: PropertyRule<unknown>[];
+  checks: LexicalCheck[];
 }
 
 const patternsByRules = new WeakMap<PropertyRules, Patterns>();
@@ -173,19 +172,21 @@ class BodyScanner {
     return acceptedId(text.slice(start, text.indexOf('"', start)));
   }
 
-  /** The datum that comes next if it is written in the common order, and valid; else null, nothing read. */
+  /**
+   * The datum that comes next if it is written in the common order; null, with nothing read, if it
+   * is not. A lexical form that fails its check ends the scan, as in the token scan.
+   */
   private commonOrderDatum(): Datum | null {
     const { commonOrder, checks } = this.tables;
     commonOrder.lastIndex = this.position;
     const match = commonOrder.exec(this.text);
     if (match === null) return null;
-    const [, id, metric, timestamp, value, resourceId] = match as unknown as string[];
-    const lexicals = [metric!, timestamp!, value!, resourceId!];
-    for (let index = 0; index < lexicals.length; index++) {
-      if (checks[index]!(lexicals[index]).length > 0) throw giveUp;
+    // Group 1 is the id; groups 2 to 5 the lexical forms, in the order of `datumProperties`.
+    for (let index = 0; index < checks.length; index++) {
+      if (checks[index]!(match[index + 2]).length > 0) throw giveUp;
     }
     this.position = commonOrder.lastIndex;
-    return this.toDatum(acceptedId(id!), metric!, timestamp!, value!, resourceId!);
+    return this.toDatum(acceptedId(match[1]!), match[2]!, match[3]!, match[4]!, match[5]!);
   }
 
   private datum(id: string): Datum {
