@@ -15,6 +15,12 @@ export interface LaunchedService {
 }
 
 /**
+ * Launches tried: a free port is found by binding it and letting it go, and another process (an
+ * outgoing connection takes a port from the same range) may take it before the launcher binds it.
+ */
+const portAttempts = 3;
+
+/**
  * `npm start` (or, with `script`, `npm run dev`) on `stateDir` with the given Worker settings, on
  * free ports of its own; resolves once it says it listens.
  */
@@ -23,15 +29,23 @@ export async function launchService(
   settings: Record<string, string> = {},
   script: LauncherScript = "start.ts",
 ): Promise<LaunchedService> {
-  const [port, relayPort] = [await freePort(), await freePort()];
-  const launcher = spawnLauncher(script, {
-    ...settings,
-    PORT: String(port),
-    RELAY_PORT: String(relayPort),
-    TOWER_STATE_DIR: stateDir,
-  });
-  await launcher.waitFor(listeningMessage[script]);
-  return { launcher, url: `http://127.0.0.1:${port}` };
+  for (let attempt = 1; ; attempt++) {
+    const [port, relayPort] = [await freePort(), await freePort()];
+    const launcher = spawnLauncher(script, {
+      ...settings,
+      PORT: String(port),
+      RELAY_PORT: String(relayPort),
+      TOWER_STATE_DIR: stateDir,
+    });
+    try {
+      await launcher.waitFor(listeningMessage[script]);
+      return { launcher, url: `http://127.0.0.1:${port}` };
+    } catch (error) {
+      // The launcher checks its ports before it starts anything, and says which one was taken.
+      if (attempt === portAttempts || !launcher.output().includes("is in use by another process")) throw error;
+      await launcher.exited;
+    }
+  }
 }
 
 /** The launcher's process and every process it started (workerd, the relay), by pid. */
