@@ -144,11 +144,12 @@ export function encodeIntakeMessages(data: readonly Datum[]): EncodedMessage[] {
   // row at once, not serialized whole first only to be found too large.
   let leastBytes = 0;
   for (const datum of data) {
+    const row = jsonRow(toRow(datum));
     // Not getOrCreate: its factory would be a function made per datum.
     const rows = rowsByMetric.get(datum.metric);
-    if (rows === undefined) rowsByMetric.set(datum.metric, [jsonRow(toRow(datum))]);
-    else rows.push(jsonRow(toRow(datum)));
-    leastBytes += datum.id.length + datum.resourceId.length + minimalRowSyntax;
+    if (rows === undefined) rowsByMetric.set(datum.metric, [row]);
+    else rows.push(row);
+    leastBytes += leastRowBytes(row);
   }
   if (leastBytes > maxMessageBytes) return packIntakeMessages(rowsByMetric);
   const message = { kind: "intake", metrics: [...rowsByMetric] };

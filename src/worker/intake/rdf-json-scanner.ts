@@ -71,8 +71,10 @@ datumProperties.forEach((property, index) => {
 });
 
 /** A literal's fields, each with its value: type must be "literal"; a value is a string without escapes. */
-const typeField = new RegExp(`"type"${space}:${space}"literal"`, "y");
-const valueField = new RegExp(`"value"${space}:${space}${plainStringPattern}`, "uy");
+const typeFieldPattern = `"type"${space}:${space}"literal"`;
+const valueFieldPattern = (stringPattern: string) => `"value"${space}:${space}${stringPattern}`;
+const typeField = new RegExp(typeFieldPattern, "y");
+const valueField = new RegExp(valueFieldPattern(plainStringPattern), "uy");
 
 const datatypeField = (datatype: string) => `"datatype"${space}:${space}"${escapeForPattern(datatype)}"`;
 
@@ -87,8 +89,8 @@ function commonOrderPattern(rules: PropertyRules): RegExp {
   const literal = ({ datatype, plainAccepted }: PropertyRule<unknown>) => {
     const datatypePart = `${space},${space}${datatypeField(datatype)}`;
     return (
-      `\\[${space}\\{${space}"type"${space}:${space}"literal"${space},${space}"value"${space}:${space}` +
-      `${capturedPlainString}${plainAccepted ? `(?:${datatypePart})?` : datatypePart}${space}\\}${space}\\]`
+      `\\[${space}\\{${space}${typeFieldPattern}${space},${space}${valueFieldPattern(capturedPlainString)}` +
+      `${plainAccepted ? `(?:${datatypePart})?` : datatypePart}${space}\\}${space}\\]`
     );
   };
   const predicates = datumProperties.map(

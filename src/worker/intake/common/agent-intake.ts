@@ -72,14 +72,15 @@ export async function acceptReading(
     refused: [...reading.refused, ...refused],
     refusedTotal: (reading.refusedTotal ?? reading.refused.length) + refused.length,
   };
-  const skipped = { strings: reading.stringFieldsSkipped ?? 0, staleMarkers: reading.staleMarkers ?? 0 };
+  const stringFieldsSkipped = reading.stringFieldsSkipped ?? 0;
+  const staleMarkersSkipped = reading.staleMarkers ?? 0;
   await queueData(c, data);
   const counts = usage.intake[route];
   usage.dataAccepted += accepted;
   counts.dataAccepted += accepted;
   counts.refused += outcome.refusedTotal;
-  counts.stringFieldsSkipped += skipped.strings;
-  counts.staleMarkersSkipped += skipped.staleMarkers;
+  counts.stringFieldsSkipped += stringFieldsSkipped;
+  counts.staleMarkersSkipped += staleMarkersSkipped;
   return outcome;
 }
 
