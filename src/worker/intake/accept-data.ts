@@ -52,10 +52,11 @@ export async function queueData(c: Context<AppEnv>, data: readonly Datum[]): Pro
   if (data.length === 0) return;
   // The names apart from the data: a function holding the data would keep them while the send waits.
   const metrics = new Set(data.map((datum) => datum.metric));
-  await unavailable("metric store", () => registerMetrics(c.env, metrics));
   const sender = intakeSender(c.env.INTAKE_QUEUE, intakeMessagesSend(c.env, c.get("config").INTAKE_JOURNAL));
-  await unavailable(
-    "intake queue",
-    sender.sendOf(data, (promise) => c.executionCtx.waitUntil(promise)),
-  );
+  // Taken before the first wait, which lets other requests run: a larger request's data are then
+  // encoded at once, and only their messages outlive it, not the data the other requests' garbage
+  // collections would copy.
+  const send = sender.sendOf(data, (promise) => c.executionCtx.waitUntil(promise));
+  await unavailable("metric store", () => registerMetrics(c.env, metrics));
+  await unavailable("intake queue", send);
 }

@@ -31,8 +31,8 @@ export interface EncodedMessage {
 }
 
 const maxMessageBytes = 120_000;
-/** A row's JSON besides its id and resourceId: `["",0,0,""],` at the least. */
-const minimalRowSyntax = '["",0,0,""],'.length;
+/** A row's JSON besides its id, resourceId, timestamp and value: `["",,,""],`. */
+const rowSyntax = '["",,,""],'.length;
 const maxBatchMessages = 100;
 const maxBatchBytes = 250_000;
 
@@ -71,8 +71,26 @@ export function utf8Length(text: string): number {
 const intakePrefix = '{"kind":"intake","metrics":[';
 const intakeEnvelopeBytes = intakePrefix.length + "]}".length;
 
+/**
+ * Fewer characters than JSON gives a row's timestamp or value: the digits of a number's integer
+ * part, which JSON writes in full below 1e21. Rows of long numbers (timestamps in milliseconds,
+ * large counters) are then known to be past a message's size before they are serialized whole.
+ */
+function leastNumberLength(value: unknown): number {
+  if (typeof value !== "number" || !(Math.abs(value) < 1e21)) return 1;
+  const magnitude = Math.abs(value);
+  let digits = 1;
+  for (let power = 10; power <= magnitude; power *= 10) digits++;
+  return digits;
+}
+
 /** Fewer bytes than a row's JSON can take, with the comma after it. */
-const leastRowBytes = (row: MessageRow) => (row[0] as string).length + (row[3] as string).length + minimalRowSyntax;
+const leastRowBytes = (row: MessageRow) =>
+  (row[0] as string).length +
+  (row[3] as string).length +
+  leastNumberLength(row[1]) +
+  leastNumberLength(row[2]) +
+  rowSyntax;
 
 /**
  * A metric's rows as the JSON texts of consecutive runs, each within `maxSize` bytes. Each run is

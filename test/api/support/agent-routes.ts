@@ -144,10 +144,10 @@ export const otlpProtobufRoute: AgentRoute = {
     const reader = new ProtobufReader(new Uint8Array(await response.arrayBuffer()));
     const rpcStatus = { code: 0, message: "" };
     while (reader.hasMore()) {
-      const { field, type } = reader.tag();
+      const field = reader.field();
       if (field === 1) rpcStatus.code = reader.varint();
       else if (field === 2) rpcStatus.message = reader.string();
-      else reader.skip(type);
+      else reader.skip(reader.type);
     }
     expect(rpcStatus.code).toBe(rpcCodes[status]);
     return rpcStatus.message;

@@ -36,14 +36,25 @@ function names(parameter: string | undefined): string[] {
     .filter((name) => name !== "");
 }
 
+/**
+ * The options of the requests without `resource=` and `drop=`, one object per protocol's primary
+ * labels: series-data keeps the keys it built for the options object they were built for.
+ */
+const defaultKeyOptions = new Map<readonly string[], SeriesKeyOptions>();
+
 /** The request's `resource=` (else the protocol's primary labels) and `drop=` parameters. */
 function seriesKeyOptions(c: Context<AppEnv>, defaultPrimary: readonly string[]): SeriesKeyOptions {
   const resource = names(c.req.query("resource"));
-  return {
-    primary: resource.length > 0 ? resource : defaultPrimary,
-    drop: new Set(names(c.req.query("drop"))),
-    maxMetricNameLength: c.get("config").MAX_METRIC_NAME_LENGTH,
-  };
+  const drop = names(c.req.query("drop"));
+  const maxMetricNameLength = c.get("config").MAX_METRIC_NAME_LENGTH;
+  if (resource.length > 0 || drop.length > 0) {
+    return { primary: resource.length > 0 ? resource : defaultPrimary, drop: new Set(drop), maxMetricNameLength };
+  }
+  const known = defaultKeyOptions.get(defaultPrimary);
+  if (known?.maxMetricNameLength === maxMetricNameLength) return known;
+  const options = { primary: defaultPrimary, drop: new Set<string>(), maxMetricNameLength };
+  defaultKeyOptions.set(defaultPrimary, options);
+  return options;
 }
 
 /**

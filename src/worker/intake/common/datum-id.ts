@@ -14,13 +14,6 @@ const multiplierB = 0x5f356495;
 
 const mixCode = (lane: number, code: number, multiplier: number) => Math.imul(lane ^ code, multiplier);
 
-function mixText(lane: number, text: string, multiplier: number): number {
-  let mixed = lane;
-  for (let index = 0; index < text.length; index++) mixed = mixCode(mixed, text.charCodeAt(index), multiplier);
-  // A separator no character can take, so that texts of different lengths stay apart.
-  return mixCode(mixed, 0x1_0000, multiplier);
-}
-
 /**
  * Mixes a 32-bit word in 16-bit pieces, like characters: 32-bit words with their high bits set (a
  * negative timestamp's) could undo each other's mixing, which gave the timestamps -1 and 2^32 + 1 one id.
@@ -34,10 +27,18 @@ export interface HashLanes {
   readonly b: number;
 }
 
-const lanesOf = (text: string, seedA: number, seedB: number): HashLanes => ({
-  a: mixText(seedA, text, multiplierA),
-  b: mixText(seedB, text, multiplierB),
-});
+/** Both lanes of a text's hash, in one pass over its characters. */
+function lanesOf(text: string, seedA: number, seedB: number): HashLanes {
+  let a = seedA;
+  let b = seedB;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    a = mixCode(a, code, multiplierA);
+    b = mixCode(b, code, multiplierB);
+  }
+  // A separator no character can take, so that texts of different lengths stay apart.
+  return { a: mixCode(a, 0x1_0000, multiplierA), b: mixCode(b, 0x1_0000, multiplierB) };
+}
 
 export const seriesHashSeed = (resourceId: string): HashLanes => lanesOf(resourceId, 0x811c9dc5, 0x01000193);
 

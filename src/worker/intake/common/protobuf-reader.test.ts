@@ -7,6 +7,7 @@ const twoTo64 = 1n << 64n;
 const reader = (bytes: number[] | Uint8Array) => new ProtobufReader(Uint8Array.from(bytes));
 const varintBytes = (value: bigint | number) => new ProtobufWriter().varint(value).finish();
 const halvesOf = (value: bigint) => [Number(value & 0xffff_ffffn), Number(value >> 32n)];
+const fieldOf = (read: ProtobufReader) => ({ field: read.field(), type: read.type });
 
 /** The smallest values needing 1 to 10 bytes, the largest of each length, and 2^64 - 1. */
 const varintBounds = Array.from({ length: 10 }, (_, index) => [
@@ -97,7 +98,7 @@ describe("fixed-width values", () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: twoTo64 - 1n }), (value) => {
         const bytes = new ProtobufWriter().fixed64(value).finish();
-        expect(reader(bytes).fixed64Halves()).toEqual(halvesOf(value));
+        expect([...reader(bytes).fixed64Halves()]).toEqual(halvesOf(value));
         expect(reader(bytes).fixed64()).toBe(Number(value));
         expect(reader(bytes).sfixed64()).toBe(Number(BigInt.asIntN(64, value)));
       }),
@@ -105,7 +106,7 @@ describe("fixed-width values", () => {
   });
 
   it("reads the halves little-endian", () => {
-    expect(reader([1, 2, 3, 4, 5, 6, 7, 8]).fixed64Halves()).toEqual([0x04030201, 0x08070605]);
+    expect([...reader([1, 2, 3, 4, 5, 6, 7, 8]).fixed64Halves()]).toEqual([0x04030201, 0x08070605]);
     expect(reader([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]).sfixed64()).toBe(-1);
   });
 
@@ -131,7 +132,7 @@ describe("fixed-width values", () => {
   it("does not read past the end it was given, even where the bytes go on", () => {
     const bytes = Uint8Array.from([9, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expectProtobufError(() => new ProtobufReader(bytes, 1, 8).fixed64());
-    expect(new ProtobufReader(bytes, 1, 9).fixed64Halves()).toEqual([0x04030201, 0x08070605]);
+    expect([...new ProtobufReader(bytes, 1, 9).fixed64Halves()]).toEqual([0x04030201, 0x08070605]);
   });
 });
 
@@ -209,28 +210,61 @@ describe("length-delimited fields", () => {
     expect(read.offset).toBe(5);
   });
 
-  it("reads an embedded message within its own bounds", () => {
+  it("reads an embedded message within its own bounds, then goes on after it", () => {
     const inner = new ProtobufWriter().varintField(1, 5).finish();
     const read = reader(new ProtobufWriter().delimited(inner).varintField(2, 6).finish());
-    const message = read.message();
-    expect(message.tag()).toEqual({ field: 1, type: wireType.varint });
-    expect(message.varint()).toBe(5);
-    expect(message.hasMore()).toBe(false);
-    expectProtobufError(() => message.tag());
-    expect(read.tag()).toEqual({ field: 2, type: wireType.varint });
+    const outerEnd = read.enter();
+    expect(outerEnd).toBe(5);
+    expect(read.limit).toBe(3);
+    expect(fieldOf(read)).toEqual({ field: 1, type: wireType.varint });
+    expect(read.varint()).toBe(5);
+    expect(read.hasMore()).toBe(false);
+    expectProtobufError(() => read.field());
+    read.leave(outerEnd);
+    expect(fieldOf(read)).toEqual({ field: 2, type: wireType.varint });
+    expect(read.varint()).toBe(6);
+    expect(read.hasMore()).toBe(false);
+  });
+
+  it("leaves an embedded message past what of it was not read", () => {
+    const inner = new ProtobufWriter().varintField(1, 5).varintField(2, 7).finish();
+    const read = reader(new ProtobufWriter().delimited(inner).varintField(3, 6).finish());
+    const outerEnd = read.enter();
+    read.field();
+    read.leave(outerEnd);
+    expect(fieldOf(read)).toEqual({ field: 3, type: wireType.varint });
+  });
+
+  it("reads a message again, and goes on after an embedded message whose reading failed", () => {
+    const deepest = new ProtobufWriter().varintField(1, 1).finish();
+    const inner = new ProtobufWriter().delimited(deepest).finish();
+    const read = reader(new ProtobufWriter().delimited(inner).varintField(4, 9).finish());
+    const outerEnd = read.enter();
+    const start = read.offset;
+    const end = read.limit;
+    read.enter();
+    read.field();
+    read.restore(start, end);
+    expect(read.offset).toBe(start);
+    expect(read.limit).toBe(end);
+    read.enter();
+    read.restore(end, end);
+    read.leave(outerEnd);
+    expect(fieldOf(read)).toEqual({ field: 4, type: wireType.varint });
   });
 
   it("refuses an embedded message whose content runs past its own length", () => {
     // The inner message says 2 bytes but holds a varint of 3; the outer bytes that follow must not be read.
-    const message = reader([2, 0x08, 0x80, 0x01]).message();
-    message.tag();
-    expectProtobufError(() => message.varint(), /varint runs past the end/);
+    const read = reader([2, 0x08, 0x80, 0x01]);
+    read.enter();
+    read.field();
+    expectProtobufError(() => read.varint(), /varint runs past the end/);
   });
 
   const delimitedReads = [
     ["bytesField", (read: ProtobufReader) => read.bytesField()],
     ["string", (read: ProtobufReader) => read.string()],
-    ["message", (read: ProtobufReader) => read.message()],
+    ["enter", (read: ProtobufReader) => read.enter()],
     ["skip", (read: ProtobufReader) => read.skip(wireType.lengthDelimited)],
     ["packed repeated", (read: ProtobufReader) => read.repeated(wireType.lengthDelimited, wireType.varint, () => {})],
   ] as const;
@@ -246,7 +280,8 @@ describe("length-delimited fields", () => {
   it.each(delimitedReads)("%s refuses a length past the end of an embedded message", (_, read) => {
     // The embedded message is 2 bytes, its field claims 2 of its own; the outer bytes after it do not count.
     const outer = reader([2, 2, 0x61, 0x62, 0x63]);
-    expectProtobufError(() => read(outer.message()));
+    outer.enter();
+    expectProtobufError(() => read(outer));
   });
 
   it("reads a length that reaches exactly the end", () => {
@@ -260,8 +295,8 @@ describe("repeated", () => {
   const collectVarints = (bytes: Uint8Array) => {
     const read = reader(bytes);
     const values: number[] = [];
-    const { type } = read.tag();
-    read.repeated(type, wireType.varint, (element) => values.push(element.varint()));
+    read.field();
+    read.repeated(read.type, wireType.varint, (element) => values.push(element.varint()));
     return { values, read };
   };
 
@@ -269,7 +304,7 @@ describe("repeated", () => {
     const payload = new ProtobufWriter().varint(1).varint(300).varint(-1).finish();
     const { values, read } = collectVarints(new ProtobufWriter().bytesField(4, payload).varintField(5, 9).finish());
     expect(values).toEqual([1, 300, 2 ** 64]);
-    expect(read.tag()).toEqual({ field: 5, type: wireType.varint });
+    expect(fieldOf(read)).toEqual({ field: 5, type: wireType.varint });
   });
 
   it("reads an empty packed field", () => {
@@ -316,9 +351,9 @@ describe("repeated", () => {
 
 describe("tags, wire types and skipping", () => {
   it("reads field numbers and wire types", () => {
-    expect(reader([0x08]).tag()).toEqual({ field: 1, type: 0 });
-    expect(reader([0x12]).tag()).toEqual({ field: 2, type: 2 });
-    expect(reader(new ProtobufWriter().tag(536_870_911, 5).finish()).tag()).toEqual({ field: 536_870_911, type: 5 });
+    expect(fieldOf(reader([0x08]))).toEqual({ field: 1, type: 0 });
+    expect(fieldOf(reader([0x12]))).toEqual({ field: 2, type: 2 });
+    expect(fieldOf(reader(new ProtobufWriter().tag(536_870_911, 5).finish()))).toEqual({ field: 536_870_911, type: 5 });
   });
 
   it.each([
@@ -326,7 +361,7 @@ describe("tags, wire types and skipping", () => {
     ["2^29", new ProtobufWriter().tag(536_870_912, 0).finish()],
     ["from a 10-byte tag", varintBytes(twoTo64 - 1n)],
   ])("refuses the field number %s", (_, bytes) => {
-    expectProtobufError(() => reader(bytes).tag(), /field number .* is not valid at byte 0/);
+    expectProtobufError(() => reader(bytes).field(), /field number .* is not valid at byte 0/);
   });
 
   it("expects the schema's wire type", () => {
@@ -348,11 +383,10 @@ describe("tags, wire types and skipping", () => {
       .finish();
     const read = reader(bytes);
     for (let field = 1; field <= 5; field++) {
-      const tag = read.tag();
-      expect(tag.field).toBe(field);
-      read.skip(tag.type);
+      expect(read.field()).toBe(field);
+      read.skip(read.type);
     }
-    expect(read.tag()).toEqual({ field: 15, type: wireType.varint });
+    expect(fieldOf(read)).toEqual({ field: 15, type: wireType.varint });
     expect(read.varint()).toBe(77);
     expect(read.hasMore()).toBe(false);
   });
@@ -379,7 +413,10 @@ describe("tags, wire types and skipping", () => {
         const end = Math.max(0, bytes.length - margin);
         const read = new ProtobufReader(bytes, 0, end);
         try {
-          while (read.hasMore()) read.skip(read.tag().type);
+          while (read.hasMore()) {
+            read.field();
+            read.skip(read.type);
+          }
         } catch (error) {
           expect(error).toBeInstanceOf(ProtobufError);
         }
@@ -390,7 +427,7 @@ describe("tags, wire types and skipping", () => {
 
   it("names the error and where it happened", () => {
     const read = reader([0x08, 0x80]);
-    read.tag();
+    read.field();
     try {
       read.varint();
       expect.unreachable();

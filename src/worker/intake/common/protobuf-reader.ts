@@ -23,44 +23,95 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const decodeStrictUtf8 = (bytes: Uint8Array) => strictUtf8.decode(bytes);
 const twoTo32 = 4_294_967_296;
 
-/**
- * Where a double's eight bytes are put together, one for all readers (no read spans a call): a
- * DataView per reader would be allocated for every embedded message, as many as a body has samples.
- */
+/** Where a double's eight bytes are put together, one for all readers: no read spans a call. */
 const float64Bytes = new DataView(new ArrayBuffer(8));
 
 /**
- * The low and high 32-bit halves of the varint read last, shared the same way: a pair returned, or
- * halves kept in a reader's fields, would be an allocation per varint or per embedded message.
+ * The low and high 32-bit halves of the varint or fixed64 read last, shared the same way: a pair
+ * returned would be an allocation per value, and so would a uint32 kept in a reader's field once
+ * it is past the small integers.
  */
-const varintHalves = new Uint32Array(2);
+const halves = new Uint32Array(2);
 
+/**
+ * One reader for a whole message and every message embedded in it: it enters an embedded message
+ * in place (its end becomes the reader's end until it leaves), so that reading a body allocates
+ * nothing per message, however many it holds.
+ */
 export class ProtobufReader {
   private position: number;
+  private end: number;
+  private lastType = 0;
 
   constructor(
     private readonly bytes: Uint8Array,
     start = 0,
-    private readonly end = bytes.length,
+    end = bytes.length,
   ) {
     this.position = start;
+    this.end = end;
+  }
+
+  /** The bytes the reader reads, all its messages'. */
+  get source(): Uint8Array {
+    return this.bytes;
   }
 
   get offset(): number {
     return this.position;
   }
 
+  /** Where the message the reader is in ends. */
+  get limit(): number {
+    return this.end;
+  }
+
+  /** The wire type of the field whose number field() read last. */
+  get type(): number {
+    return this.lastType;
+  }
+
   hasMore(): boolean {
     return this.position < this.end;
   }
 
-  /** The next field's tag: its number and wire type. */
-  tag(): { field: number; type: number } {
+  /** The next field's number, its wire type then in `type`. */
+  field(): number {
     const start = this.position;
     const tag = this.varint();
     const field = Math.floor(tag / 8);
     if (field === 0 || field > 536_870_911) throw new ProtobufError(`field number ${field} is not valid`, start);
-    return { field, type: tag % 8 };
+    this.lastType = tag % 8;
+    return field;
+  }
+
+  /**
+   * Enters the embedded message at the reader (a length-delimited field), which it then reads up to
+   * that message's end; the end of the message it was in, for leave().
+   */
+  enter(): number {
+    const start = this.delimited();
+    const outerEnd = this.end;
+    this.end = this.position;
+    this.position = start;
+    return outerEnd;
+  }
+
+  /** Leaves the embedded message the reader is in, past whatever of it is unread, back in the one ending at `outerEnd`. */
+  leave(outerEnd: number): void {
+    this.position = this.end;
+    this.end = outerEnd;
+  }
+
+  /**
+   * Puts the reader at `position` of the message ending at `end`, the field read last of wire type
+   * `type`, all taken from this reader before: to read a message's fields again, or to go on after
+   * an embedded message whose reading failed.
+   */
+  restore(position: number, end: number, type = this.lastType): void {
+    this.position = position;
+    this.end = end;
+    this.lastType = type;
   }
 
   /** A varint as a number: exact below 2^53, which every length and count is. */
@@ -78,14 +129,14 @@ export class ProtobufReader {
       }
     }
     this.readVarintHalves();
-    return varintHalves[1]! * twoTo32 + varintHalves[0]!;
+    return halves[1]! * twoTo32 + halves[0]!;
   }
 
   /** An int64 varint (two's complement), as the nearest double. */
   int64(): number {
     this.readVarintHalves();
-    const low = varintHalves[0]!;
-    const high = varintHalves[1]!;
+    const low = halves[0]!;
+    const high = halves[1]!;
     return high >= 0x80000000 ? -((~high >>> 0) * twoTo32 + ((~low >>> 0) + 1)) : high * twoTo32 + low;
   }
 
@@ -100,10 +151,12 @@ export class ProtobufReader {
     return float64Bytes.getFloat64(0, true);
   }
 
-  /** A fixed64 as its low and high 32-bit halves, for exact arithmetic. */
-  fixed64Halves(): [low: number, high: number] {
+  /** A fixed64 as its low and high 32-bit halves, for exact arithmetic: shared, valid until the next read. */
+  fixed64Halves(): Readonly<Uint32Array> {
     const at = this.reserve(8);
-    return [this.uint32At(at), this.uint32At(at + 4)];
+    halves[0] = this.uint32At(at);
+    halves[1] = this.uint32At(at + 4);
+    return halves;
   }
 
   /** A sfixed64 as the nearest double. */
@@ -114,8 +167,8 @@ export class ProtobufReader {
 
   /** A fixed64 as the nearest double. */
   fixed64(): number {
-    const [low, high] = this.fixed64Halves();
-    return high * twoTo32 + low;
+    const at = this.reserve(8);
+    return this.uint32At(at + 4) * twoTo32 + this.uint32At(at);
   }
 
   /** The bytes of a length-delimited field, as a view into the message (not a copy). */
@@ -136,12 +189,6 @@ export class ProtobufReader {
     }
   }
 
-  /** A reader of an embedded message (a length-delimited field), which shares this one's bytes. */
-  message(): ProtobufReader {
-    const start = this.delimited();
-    return new ProtobufReader(this.bytes, start, this.position);
-  }
-
   /** Calls `read` for each element of a packed repeated field of `elementType`, or for a single unpacked one. */
   repeated(type: number, elementType: number, read: (reader: ProtobufReader) => void): void {
     if (type !== wireType.lengthDelimited || elementType === wireType.lengthDelimited) {
@@ -149,8 +196,9 @@ export class ProtobufReader {
       read(this);
       return;
     }
-    const packed = this.message();
-    while (packed.hasMore()) read(packed);
+    const outerEnd = this.enter();
+    while (this.hasMore()) read(this);
+    this.leave(outerEnd);
   }
 
   /** Fails unless the field has the wire type its schema gives it. */
@@ -181,7 +229,7 @@ export class ProtobufReader {
     }
   }
 
-  /** Reads a varint into `varintHalves`. */
+  /** Reads a varint into `halves`. */
   private readVarintHalves(): void {
     const start = this.position;
     let low = 0;
@@ -196,8 +244,8 @@ export class ProtobufReader {
         high = bits >>> 4;
       } else high |= bits << (7 * index - 32);
       if (byte < 0x80) {
-        varintHalves[0] = low;
-        varintHalves[1] = high;
+        halves[0] = low;
+        halves[1] = high;
         return;
       }
     }

@@ -308,6 +308,23 @@ describe("seriesToData", () => {
     ]);
   });
 
+  it("keeps the key of frozen labels, shared between series, for the options object it was built for", () => {
+    const labels = Object.freeze<Labels>([
+      ["host", "vm1"],
+      ["cpu", "cpu0"],
+    ]);
+    const shared = (primaryOnly?: Labels): LabelledPoints => ({ labels, primaryOnly, origin: 1, points: [point("m")] });
+    const resourceIds = (each: LabelledPoints, options: SeriesKeyOptions) =>
+      seriesToData([each], options).data.map(({ resourceId }) => resourceId);
+    const byHost = keyOptions();
+    expect(resourceIds(shared(), byHost)).toEqual(["vm1,cpu=cpu0"]);
+    expect(resourceIds(shared(), byHost)).toEqual(["vm1,cpu=cpu0"]);
+    expect(resourceIds(shared(), keyOptions(["cpu"]))).toEqual(["cpu0,host=vm1"]);
+    expect(resourceIds(shared(), keyOptions(["host"], ["cpu"]))).toEqual(["vm1"]);
+    expect(resourceIds(shared([["node", "n1"]]), keyOptions(["node"]))).toEqual(["n1,cpu=cpu0,host=vm1"]);
+    expect(resourceIds(shared(), byHost)).toEqual(["vm1,cpu=cpu0"]);
+  });
+
   it("makes nothing of no series, and nothing of a series without points", () => {
     expect(seriesToData([], keyOptions())).toEqual({ data: [], refused: [] });
     expect(seriesToData([{ labels: [["host", "a"]], origin: 3, points: [] }], keyOptions())).toEqual({

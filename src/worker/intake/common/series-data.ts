@@ -41,31 +41,31 @@ function indexOfKey(labels: readonly Label[], key: string): number {
 }
 
 /**
- * The labels but the dropped ones, sorted by key (the labels as sent when they need no change), the
- * primary label's value, and its place among them (-1 when it is not one of them).
+ * The series' resourceId: the primary label's value, then every other label sorted by key as
+ * `,key=value`, each part escaped; without a primary label the sorted labels alone; without any
+ * label `-`. The labels are the dropped ones left out, sorted by key (as sent when they need no change).
  */
-function splitLabels(series: LabelledPoints, options: SeriesKeyOptions): [readonly Label[], string?, number?] {
+export function seriesResourceId(series: LabelledPoints, options: SeriesKeyOptions): string {
   const { drop } = options;
-  const kept =
+  const labels =
     drop.size === 0 && sortedByKey(series.labels)
       ? series.labels
       : series.labels.filter(([key]) => !drop.has(key)).sort(byKey);
+  // The primary label's value, and its place among the labels (-1 when it is not one of them).
+  let primary: string | undefined;
+  let primaryIndex = -1;
   for (const name of options.primary) {
-    const index = indexOfKey(kept, name);
-    if (index >= 0) return [kept, kept[index]![1], index];
-    const extra = series.primaryOnly?.find(([key]) => key === name && !drop.has(key));
-    if (extra) return [kept, extra[1], -1];
+    primaryIndex = indexOfKey(labels, name);
+    if (primaryIndex >= 0) {
+      primary = labels[primaryIndex]![1];
+      break;
+    }
+    const extra = series.primaryOnly === undefined || drop.has(name) ? -1 : indexOfKey(series.primaryOnly, name);
+    if (extra >= 0) {
+      primary = series.primaryOnly![extra]![1];
+      break;
+    }
   }
-  return [kept];
-}
-
-/**
- * The series' resourceId: the primary label's value, then every other label sorted by key as
- * `,key=value`, each part escaped; without a primary label the sorted labels alone; without any
- * label `-`.
- */
-export function seriesResourceId(series: LabelledPoints, options: SeriesKeyOptions): string {
-  const [labels, primary, primaryIndex] = splitLabels(series, options);
   let key = primary === undefined ? "" : escapeKeyPart(primary);
   for (let index = 0; index < labels.length; index++) {
     if (index === primaryIndex) continue;
@@ -82,6 +82,36 @@ function resourceIdProblem(resourceId: string): string | undefined {
   }
   if (controlCharacter.test(resourceId)) return "its labels hold control characters, which a resourceId may not";
   return undefined;
+}
+
+/** The key of a label set (with its pairs for the primary label) for a request's key options. */
+interface SeriesKey {
+  options: SeriesKeyOptions;
+  primaryOnly: LabelledPoints["primaryOnly"];
+  resourceId: string;
+  /** Why the labels cannot make a resourceId, if they cannot. */
+  problem: string | undefined;
+  seed: HashLanes;
+}
+
+/**
+ * The keys of label sets readers share between series, for the options they were built for last:
+ * requests without key parameters share one options object (agent-intake.ts), so a series sent
+ * again costs no new resourceId and no hashing.
+ */
+const keptKeys = new WeakMap<object, SeriesKey>();
+
+function seriesKey(series: LabelledPoints, options: SeriesKeyOptions): SeriesKey {
+  const shared = Object.isFrozen(series.labels);
+  if (shared) {
+    const kept = keptKeys.get(series.labels);
+    if (kept !== undefined && kept.options === options && kept.primaryOnly === series.primaryOnly) return kept;
+  }
+  const resourceId = seriesResourceId(series, options);
+  const problem = resourceIdProblem(resourceId);
+  const key = { options, primaryOnly: series.primaryOnly, resourceId, problem, seed: seriesHashSeed(resourceId) };
+  if (shared) keptKeys.set(series.labels, key);
+  return key;
 }
 
 /**
@@ -104,13 +134,11 @@ export function seriesToData(series: readonly LabelledPoints[], options: SeriesK
     return checked;
   };
   for (const each of series) {
-    const resourceId = seriesResourceId(each, options);
-    const problem = resourceIdProblem(resourceId);
-    if (problem) {
+    const { resourceId, problem, seed } = seriesKey(each, options);
+    if (problem !== undefined) {
       refused.push({ origin: each.origin, message: problem });
       continue;
     }
-    const seed = seriesHashSeed(resourceId);
     for (const { metric, value, timestamp } of each.points) {
       const checked = checkedMetric(metric);
       if (typeof checked === "string") {

@@ -4,7 +4,11 @@
  * label, drops the labels the request names, and builds the key once for all the points.
  */
 export interface LabelledPoints {
-  /** Label pairs in the order sent: line-protocol tags, Prometheus labels but `__name__`, OTLP data-point attributes. */
+  /**
+   * Label pairs in the order sent: line-protocol tags, Prometheus labels but `__name__`, OTLP
+   * data-point attributes. Frozen when a reader gives the same labels to many series (remote write's
+   * label sets sent again): series-data then keeps the key it builds of them.
+   */
   labels: readonly (readonly [key: string, value: string])[];
   /**
    * Pairs that may serve as the primary label but are no labels otherwise (OTLP's resource

@@ -79,4 +79,10 @@ describe("attributeLabels", () => {
       ["a", "x"],
     ]);
   });
+
+  it("gives attributes whose values are all strings as they are, frozen ones too", () => {
+    const strings = Object.freeze([["a", "x"] as const, ["b", ""] as const]);
+    expect(attributeLabels(strings)).toBe(strings);
+    expect(attributeLabels([])).toEqual([]);
+  });
 });

@@ -54,6 +54,15 @@ export function attributeText(value: AnyValue): string {
   return jsonText(value);
 }
 
-export function attributeLabels(attributes: readonly Attribute[]): [key: string, value: string][] {
-  return attributes.map(([key, value]) => [key, attributeText(value)]);
+type Label = readonly [key: string, value: string];
+
+/** Whether every value is a string. An index loop: the array builtins are slow on frozen arrays, which tables share. */
+function areLabels(attributes: readonly Attribute[]): attributes is readonly Label[] {
+  for (let index = 0; index < attributes.length; index++) if (typeof attributes[index]![1] !== "string") return false;
+  return true;
+}
+
+/** The attributes as labels: the attributes themselves when every value is a string, as most are. */
+export function attributeLabels(attributes: readonly Attribute[]): readonly Label[] {
+  return areLabels(attributes) ? attributes : attributes.map(([key, value]) => [key, attributeText(value)]);
 }

@@ -9,10 +9,10 @@ function readStatus(bytes: Uint8Array): { code?: number; message?: string } {
   const reader = new ProtobufReader(bytes);
   const status: { code?: number; message?: string } = {};
   while (reader.hasMore()) {
-    const { field, type } = reader.tag();
+    const field = reader.field();
     if (field === 1) status.code = reader.varint();
     else if (field === 2) status.message = reader.string();
-    else reader.skip(type);
+    else reader.skip(reader.type);
   }
   return status;
 }

@@ -30,7 +30,10 @@ export interface OtlpMetricsResult {
 /** The refusals a result details: enough for the client's error message, and bounded however bad the request. */
 export const maxRefusedParts = 100;
 
-type Labels = [key: string, value: string][];
+type Label = readonly [key: string, value: string];
+
+/** A point the mapping can store. */
+type StorablePoint = Exclude<DataPoint, { kind: "malformed" }>;
 
 /**
  * Turns data points into series (API.md, "Intake from agents"): a gauge's or a sum's point is one
@@ -82,10 +85,49 @@ export class MetricsMapping {
       return;
     }
     this.points += count;
-    const timestamp = point.time ?? this.arrivalMs;
-    for (const { labels, points } of seriesOf(context.metric, point, attributeLabels(point.attributes), timestamp)) {
-      this.series.push({ labels, primaryOnly: context.resource, origin, points });
+    this.addSeries(context, origin, point, point.time ?? this.arrivalMs);
+  }
+
+  /** The point's series, each added as it is made. */
+  private addSeries(context: PointContext, origin: number, point: StorablePoint, timestamp: number): void {
+    const { metric, resource } = context;
+    const labels = attributeLabels(point.attributes);
+    switch (point.kind) {
+      case "number":
+        this.push(labels, resource, origin, [pointAt(metric, point.value!, timestamp)]);
+        return;
+      case "histogram": {
+        this.push(labels, resource, origin, statistics(metric, point, timestamp));
+        // OTLP counts each bucket on its own; `le` buckets count everything up to their bound, the last one everything.
+        let cumulative = 0;
+        for (const [index, count] of point.bucketCounts.entries()) {
+          cumulative += count;
+          const bound = index < point.explicitBounds.length ? numberText(point.explicitBounds[index]!) : "+Inf";
+          this.push(withLabel(labels, "le", bound), resource, origin, [
+            pointAt(`${metric}.bucket`, cumulative, timestamp),
+          ]);
+        }
+        return;
+      }
+      case "exponentialHistogram":
+        this.push(labels, resource, origin, statistics(metric, point, timestamp));
+        return;
+      case "summary":
+        this.push(labels, resource, origin, [
+          pointAt(`${metric}.count`, point.count, timestamp),
+          pointAt(`${metric}.sum`, point.sum, timestamp),
+        ]);
+        for (const { quantile, value } of point.quantiles) {
+          this.push(withLabel(labels, "quantile", numberText(quantile)), resource, origin, [
+            pointAt(metric, value, timestamp),
+          ]);
+        }
+        return;
     }
+  }
+
+  private push(labels: readonly Label[], resource: readonly Label[], origin: number, points: SeriesPoint[]): void {
+    this.series.push({ labels, primaryOnly: resource, origin, points });
   }
 
   /** A metric with none of gauge, sum, histogram, exponential_histogram or summary: no data point to reject, but worth saying. */
@@ -122,7 +164,7 @@ function quoted(metric: string): string {
 }
 
 /** Why a decoded point cannot be stored, if it cannot. */
-function problemOf(metric: string, point: Exclude<DataPoint, { kind: "malformed" }>): string | undefined {
+function problemOf(metric: string, point: StorablePoint): string | undefined {
   // Without a name, the series would be named by their suffixes alone (`.count`).
   if (metric === "") return "the metric has no name";
   switch (point.kind) {
@@ -163,8 +205,8 @@ function summaryProblem({ quantiles }: SummaryPoint): string | undefined {
   return undefined;
 }
 
-/** How many points `seriesOf` gives for the point. */
-function pointCount(point: Exclude<DataPoint, { kind: "malformed" }>): number {
+/** How many points `addSeries` gives for the point. */
+function pointCount(point: StorablePoint): number {
   switch (point.kind) {
     case "number":
       return 1;
@@ -181,65 +223,22 @@ function statisticsCount({ sum, min, max }: HistogramPoint | ExponentialHistogra
   return 1 + [sum, min, max].filter((value) => value !== undefined).length;
 }
 
-interface Group {
-  labels: Labels;
-  points: SeriesPoint[];
-}
-
-function seriesOf(
-  metric: string,
-  point: Exclude<DataPoint, { kind: "malformed" }>,
-  labels: Labels,
-  timestamp: number,
-): Group[] {
-  const at = (name: string, value: number): SeriesPoint => ({ metric: name, value, timestamp });
-  switch (point.kind) {
-    case "number":
-      return [{ labels, points: [at(metric, point.value!)] }];
-    case "histogram":
-      return [{ labels, points: statistics(metric, point, at) }, ...buckets(metric, point, labels, at)];
-    case "exponentialHistogram":
-      return [{ labels, points: statistics(metric, point, at) }];
-    case "summary":
-      return [
-        { labels, points: [at(`${metric}.count`, point.count), at(`${metric}.sum`, point.sum)] },
-        ...point.quantiles.map(({ quantile, value }) => ({
-          labels: withLabel(labels, "quantile", numberText(quantile)),
-          points: [at(metric, value)],
-        })),
-      ];
-  }
-}
+const pointAt = (metric: string, value: number, timestamp: number): SeriesPoint => ({ metric, value, timestamp });
 
 /** A histogram's count, and its sum, min and max when sent. */
 function statistics(
   metric: string,
   point: HistogramPoint | ExponentialHistogramPoint,
-  at: (name: string, value: number) => SeriesPoint,
+  timestamp: number,
 ): SeriesPoint[] {
-  const points = [at(`${metric}.count`, point.count)];
-  if (point.sum !== undefined) points.push(at(`${metric}.sum`, point.sum));
-  if (point.min !== undefined) points.push(at(`${metric}.min`, point.min));
-  if (point.max !== undefined) points.push(at(`${metric}.max`, point.max));
+  const points = [pointAt(`${metric}.count`, point.count, timestamp)];
+  if (point.sum !== undefined) points.push(pointAt(`${metric}.sum`, point.sum, timestamp));
+  if (point.min !== undefined) points.push(pointAt(`${metric}.min`, point.min, timestamp));
+  if (point.max !== undefined) points.push(pointAt(`${metric}.max`, point.max, timestamp));
   return points;
 }
 
-/** OTLP counts each bucket on its own; `le` buckets count everything up to their bound, the last one everything. */
-function buckets(
-  metric: string,
-  point: HistogramPoint,
-  labels: Labels,
-  at: (name: string, value: number) => SeriesPoint,
-): Group[] {
-  let cumulative = 0;
-  return point.bucketCounts.map((count, index) => {
-    cumulative += count;
-    const bound = index < point.explicitBounds.length ? numberText(point.explicitBounds[index]!) : "+Inf";
-    return { labels: withLabel(labels, "le", bound), points: [at(`${metric}.bucket`, cumulative)] };
-  });
-}
-
 /** The labels with `key` set to `value`: an attribute of that name gives way to the label the mapping adds. */
-function withLabel(labels: Labels, key: string, value: string): Labels {
+function withLabel(labels: readonly Label[], key: string, value: string): Label[] {
   return [...labels.filter(([name]) => name !== key), [key, value]];
 }

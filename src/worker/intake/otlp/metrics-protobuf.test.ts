@@ -234,6 +234,51 @@ describe("readMetricsProtobuf", () => {
     expect(values(encodeRequest(requestOf({ name: "m", gauge: { dataPoints: points } })))).toEqual(["m=2"]);
   });
 
+  it("finds a point's attribute set of strings again by its bytes, for every point and request that sends it", () => {
+    const set = [keyValue("id", text(crypto.randomUUID())), keyValue("cpu", text("0"))];
+    const body = encodeRequest(
+      requestOf(
+        { name: "a", gauge: { dataPoints: [{ asDouble: 1, attributes: set }] } },
+        { name: "b", gauge: { dataPoints: [{ asDouble: 2, attributes: set }] } },
+        { name: "c", gauge: { dataPoints: [{ asDouble: 3, attributes: [keyValue("n", { intValue: "1" })] }] } },
+      ),
+    );
+    const [first, second, other] = read(body).series;
+    expect(second!.labels).toBe(first!.labels);
+    expect(read(body).series[0]!.labels).toBe(first!.labels);
+    expect(Object.isFrozen(other!.labels)).toBe(false);
+    expect(read(body).series[2]!.labels).toEqual(other!.labels);
+  });
+
+  it("reads attributes sent apart, around the point's other fields, in order", () => {
+    const point = concat(
+      encodeMessage("NumberDataPoint", { attributes: [keyValue("a", text("1")), keyValue("b", text("2"))] }),
+      encodeMessage("NumberDataPoint", { asDouble: 1 }),
+      encodeMessage("NumberDataPoint", { attributes: [keyValue("c", text("3"))] }),
+      encodeMessage("NumberDataPoint", { attributes: [keyValue("d", text("4"))] }),
+    );
+    expect(read(encodeRequest(requestOf({ name: "m", gauge: { dataPoints: [point] } }))).series[0]!.labels).toEqual([
+      ["a", "1"],
+      ["b", "2"],
+      ["c", "3"],
+      ["d", "4"],
+    ]);
+  });
+
+  it("rejects a point with the error met first in order, though its attributes are passed over before they are read", () => {
+    const point = concat(
+      encodeMessage("NumberDataPoint", {
+        asDouble: 1,
+        attributes: [{ key: "k", value: Uint8Array.of(0x0a, 1, 0xff) }],
+      }),
+      rawField(7, 2, 9, 1),
+    );
+    const result = read(encodeRequest(requestOf({ name: "m", gauge: { dataPoints: [point] } })));
+    expect(result.refused.map(({ message }) => message)).toEqual([
+      expect.stringMatching(/^metric "m": data point 0: cannot be decoded: a string field is not valid UTF-8/),
+    ]);
+  });
+
   it("accepts attribute values nested up to the limit", () => {
     const body = encodeRequest(
       requestOf({

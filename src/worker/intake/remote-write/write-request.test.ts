@@ -76,6 +76,45 @@ describe("readWriteRequest", () => {
     ]);
   });
 
+  it("reads labels sent apart, around the samples", () => {
+    const sample = new ProtobufWriter().doubleField(1, 2.5).varintField(2, 42);
+    const series = new ProtobufWriter()
+      .messageField(1, label("a", "b"))
+      .messageField(2, sample)
+      .messageField(1, label("__name__", "apart"))
+      .messageField(1, label("c", "d"));
+    const result = readWriteRequest(new ProtobufWriter().messageField(1, series).finish(), many);
+    expect(result.series).toEqual([
+      {
+        labels: [
+          ["a", "b"],
+          ["c", "d"],
+        ],
+        origin: 0,
+        points: [{ metric: "apart", value: 2.5, timestamp: 42 }],
+      },
+    ]);
+  });
+
+  it("finds a label set sent before again by its bytes, in a later request too", () => {
+    const series: SeriesToEncode = {
+      labels: { __name__: "tabled", id: crypto.randomUUID() },
+      samples: [{ value: 1, timestamp: 1 }],
+    };
+    const first = read([series, { ...series, samples: [{ value: 2, timestamp: 2 }] }]);
+    const later = read([series]);
+    expect(first.series[1]!.labels).toBe(first.series[0]!.labels);
+    expect(later.series[0]!.labels).toBe(first.series[0]!.labels);
+    expect(later.series[0]!.points).toEqual([{ metric: "tabled", value: 1, timestamp: 1 }]);
+  });
+
+  it("refuses a body with the error met first in order, though its labels are passed over before they are decoded", () => {
+    const notUtf8 = new ProtobufWriter().bytesField(1, Uint8Array.of(0xff));
+    const series = new ProtobufWriter().messageField(1, notUtf8).raw(Uint8Array.of(0x12, 9, 1));
+    const body = new ProtobufWriter().messageField(1, series).finish();
+    expect(() => readWriteRequest(body, many)).toThrow(/a string field is not valid UTF-8 at byte 6/);
+  });
+
   it("numbers series from 0 in the order sent, refused ones included", () => {
     const result = read([cpu, { labels: { job: "x" }, samples: [{ value: 1, timestamp: 1 }] }, cpu]);
     expect(result.series.map(({ origin }) => origin)).toEqual([0, 2]);

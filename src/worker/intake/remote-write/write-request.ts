@@ -1,5 +1,7 @@
+import { BytesTable } from "../common/bytes-table";
 import { ProtobufReader, wireType } from "../common/protobuf-reader";
 import type { LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
+import { tabledRun } from "../common/tabled-run";
 
 /*
  * Prometheus remote write 1.0 (prompb's remote.proto and types.proto): WriteRequest holds
@@ -37,27 +39,50 @@ export function readWriteRequest(body: Uint8Array, maxPoints: number): RemoteWri
   return new WriteRequestReader(body, maxPoints).read();
 }
 
+/** What a series' labels say, the same for every series sent with the same label bytes. */
+interface SeriesLabels {
+  /** The labels but the metric name, in the order sent. */
+  labels: readonly (readonly [string, string])[];
+  /** The (first) metric name. */
+  metricName: string;
+  /** Why the series is refused, if it is. */
+  problem: string | undefined;
+}
+
+/**
+ * Label sets found again by their bytes: a sender sends the same series at every scrape, each
+ * time with the same label bytes, which then need no decoding, no new labels and no check.
+ */
+const labelSets = new BytesTable<SeriesLabels>(4_096, 1_024);
+
+/** One reader over the whole body, what it read last kept in its fields rather than in an object per series or sample. */
 class WriteRequestReader {
   private readonly result: RemoteWriteResult = { series: [], refused: [], staleMarkers: 0, points: 0, tooMany: false };
+  private readonly reader: ProtobufReader;
   private seriesCount = 0;
-  // The sample last read, kept here rather than in an object per sample.
+  // How many native histogram samples the series last read holds.
+  private histograms = 0;
+  // The sample last read.
   private sampleValue = 0;
   private sampleTimestamp = 0;
   private readonly valueBits = new DataView(new ArrayBuffer(8));
 
   constructor(
-    private readonly body: Uint8Array,
+    body: Uint8Array,
     private readonly maxPoints: number,
-  ) {}
+  ) {
+    this.reader = new ProtobufReader(body);
+  }
 
   read(): RemoteWriteResult {
-    const request = new ProtobufReader(this.body);
+    const request = this.reader;
     while (request.hasMore() && !this.result.tooMany) {
-      const { field, type } = request.tag();
+      const field = request.field();
+      const type = request.type;
       if (field === requestField.timeseries || field === requestField.metadata) {
         request.expect(type, wireType.lengthDelimited);
       }
-      if (field === requestField.timeseries) this.timeSeries(request);
+      if (field === requestField.timeseries) this.timeSeries();
       else request.skip(type);
     }
     return this.result;
@@ -67,67 +92,134 @@ class WriteRequestReader {
    * A TimeSeries, read twice: its labels first, wherever they are sent, so that its samples become
    * points of a known metric (or are only checked, when the series is refused).
    */
-  private timeSeries(request: ProtobufReader): void {
+  private timeSeries(): void {
+    const reader = this.reader;
     const origin = this.seriesCount++;
-    const labelsPass = request.message();
-    const samplesPass = new ProtobufReader(this.body, labelsPass.offset, request.offset);
-    const { labels, metricName, metricNames, histograms } = readSeriesLabels(labelsPass);
-    const problem = labelsProblem(labels, metricName, metricNames);
+    const outerEnd = reader.enter();
+    const start = reader.offset;
+    const end = reader.limit;
+    const { labels, metricName, problem } = this.seriesLabels();
+    reader.restore(start, end);
     if (problem !== undefined) {
       this.result.refused.push({ origin, message: problem });
-      this.samples(samplesPass, undefined);
-      return;
+      this.samples(undefined);
+    } else {
+      if (this.histograms > 0) {
+        this.result.refused.push({
+          origin,
+          message: `native histograms are not supported; its ${this.histograms} histogram samples were skipped (send classic histograms instead)`,
+        });
+      }
+      const points = this.samples(metricName);
+      if (points !== undefined) {
+        this.result.series.push({ labels, origin, points });
+        this.result.points += points.length;
+      }
     }
-    if (histograms > 0) {
-      this.result.refused.push({
-        origin,
-        message: `native histograms are not supported; its ${histograms} histogram samples were skipped (send classic histograms instead)`,
-      });
-    }
-    const points = this.samples(samplesPass, metricName);
-    if (points.length === 0) return;
-    this.result.series.push({ labels, origin, points });
-    this.result.points += points.length;
+    reader.leave(outerEnd);
   }
 
-  /** The series' points of `metric`, stale markers counted and skipped; without a metric, only checked. */
-  private samples(series: ProtobufReader, metric: string | undefined): SeriesPoint[] {
-    const points: SeriesPoint[] = [];
+  /**
+   * What the labels of the series the reader is in say, its histogram samples counted meanwhile.
+   * Labels sent one after another (as Prometheus sends them) are found in `labelSets` by their
+   * bytes, or decoded there and kept.
+   */
+  private seriesLabels(): SeriesLabels {
+    const reader = this.reader;
+    const start = reader.offset;
+    const end = reader.limit;
+    let tabled: SeriesLabels | undefined;
+    let labelRuns = 0;
+    this.histograms = 0;
+    while (reader.hasMore()) {
+      const field = reader.field();
+      const type = reader.type;
+      // Every field of a TimeSeries is a repeated message.
+      if (field >= seriesField.labels && field <= seriesField.histograms) reader.expect(type, wireType.lengthDelimited);
+      if (field === seriesField.labels) {
+        tabled = labelRuns++ === 0 ? tabledRun(reader, field, labelSets, readLabelRun) : undefined;
+        // Labels sent apart, or a run that cannot be passed over: decoded one by one, wherever they are.
+        if (tabled === undefined) {
+          reader.restore(start, end);
+          return this.labelsOneByOne();
+        }
+      } else {
+        if (field === seriesField.histograms) this.histograms++;
+        reader.skip(type);
+      }
+    }
+    return tabled ?? noLabels;
+  }
+
+  /** What the labels of the series the reader is in say, read field by field; its histogram samples counted. */
+  private labelsOneByOne(): SeriesLabels {
+    const reader = this.reader;
+    const labels = new LabelSetReading();
+    this.histograms = 0;
+    while (reader.hasMore()) {
+      const field = reader.field();
+      const type = reader.type;
+      if (field >= seriesField.labels && field <= seriesField.histograms) reader.expect(type, wireType.lengthDelimited);
+      if (field === seriesField.labels) labels.add(readLabel(reader));
+      else {
+        if (field === seriesField.histograms) this.histograms++;
+        reader.skip(type);
+      }
+    }
+    return labels.result();
+  }
+
+  /**
+   * The series' points of `metric`, stale markers counted and skipped (undefined without any);
+   * without a metric, only checked.
+   */
+  private samples(metric: string | undefined): SeriesPoint[] | undefined {
+    const series = this.reader;
+    // Made with its first point: most series send one sample, and an empty array grows room for many.
+    let points: SeriesPoint[] | undefined;
     while (series.hasMore()) {
-      const { field, type } = series.tag();
+      const field = series.field();
       if (field !== seriesField.samples) {
-        series.skip(type);
+        series.skip(series.type);
         continue;
       }
-      if (!this.sample(series.message())) {
+      if (!this.sample()) {
         this.result.staleMarkers++;
         continue;
       }
       if (metric === undefined) continue;
-      if (this.result.points + points.length === this.maxPoints) {
+      if (this.result.points + (points?.length ?? 0) === this.maxPoints) {
         this.result.tooMany = true;
         break;
       }
-      points.push({ metric, value: this.sampleValue, timestamp: this.sampleTimestamp });
+      const point = { metric, value: this.sampleValue, timestamp: this.sampleTimestamp };
+      if (points === undefined) points = [point];
+      else points.push(point);
     }
     return points;
   }
 
   /** Reads a Sample into sampleValue and sampleTimestamp; false for a stale marker. */
-  private sample(sample: ProtobufReader): boolean {
+  private sample(): boolean {
+    const sample = this.reader;
+    const outerEnd = sample.enter();
     let low = 0;
     let high = 0;
     let timestamp = 0;
     while (sample.hasMore()) {
-      const { field, type } = sample.tag();
+      const field = sample.field();
+      const type = sample.type;
       if (field === sampleField.value) {
         sample.expect(type, wireType.fixed64);
-        [low, high] = sample.fixed64Halves();
+        const halves = sample.fixed64Halves();
+        low = halves[0]!;
+        high = halves[1]!;
       } else if (field === sampleField.timestamp) {
         sample.expect(type, wireType.varint);
         timestamp = sample.int64();
       } else sample.skip(type);
     }
+    sample.leave(outerEnd);
     // The bits, not Number.isNaN: every other NaN is a value like any other.
     if (low === staleMarkerLow && high === staleMarkerHigh) return false;
     this.valueBits.setUint32(0, low, true);
@@ -138,41 +230,56 @@ class WriteRequestReader {
   }
 }
 
-/**
- * The series' labels but the metric name, its (first) metric name, how many metric name labels it
- * has, and how many native histogram samples it holds.
- */
-function readSeriesLabels(series: ProtobufReader) {
-  const labels: [string, string][] = [];
-  let metricName = "";
-  let metricNames = 0;
-  let histograms = 0;
-  while (series.hasMore()) {
-    const { field, type } = series.tag();
-    // Every field of a TimeSeries is a repeated message.
-    if (field >= seriesField.labels && field <= seriesField.histograms) series.expect(type, wireType.lengthDelimited);
-    if (field === seriesField.labels) {
-      const label = readLabel(series.message());
-      if (label[0] !== metricNameLabel) labels.push(label);
-      else if (metricNames++ === 0) metricName = label[1];
-    } else {
-      if (field === seriesField.histograms) histograms++;
-      series.skip(type);
-    }
+/** A series' labels as they are read: the metric name apart, counted. */
+class LabelSetReading {
+  readonly labels: [string, string][] = [];
+  private metricName = "";
+  private metricNames = 0;
+
+  add(label: [string, string]): void {
+    if (label[0] !== metricNameLabel) this.labels.push(label);
+    else if (this.metricNames++ === 0) this.metricName = label[1];
   }
-  return { labels, metricName, metricNames, histograms };
+
+  result(): SeriesLabels {
+    const { labels, metricName, metricNames } = this;
+    return { labels, metricName, problem: labelsProblem(labels, metricName, metricNames) };
+  }
 }
 
-function readLabel(label: ProtobufReader): [string, string] {
+/** What a run of labels says, the reader at the first one's content: frozen, as every series sent with them shares it. */
+function readLabelRun(reader: ProtobufReader): SeriesLabels {
+  const labels = new LabelSetReading();
+  labels.add(readLabel(reader));
+  while (reader.hasMore()) {
+    reader.field();
+    labels.add(readLabel(reader));
+  }
+  Object.freeze(labels.labels);
+  return Object.freeze(labels.result());
+}
+
+/** What a series without labels says. */
+const noLabels: SeriesLabels = Object.freeze({
+  labels: Object.freeze([]),
+  metricName: "",
+  problem: labelsProblem([], "", 0),
+});
+
+/** The Label message at the reader. */
+function readLabel(reader: ProtobufReader): [string, string] {
+  const outerEnd = reader.enter();
   let name = "";
   let value = "";
-  while (label.hasMore()) {
-    const { field, type } = label.tag();
-    if (field === labelField.name || field === labelField.value) label.expect(type, wireType.lengthDelimited);
-    if (field === labelField.name) name = label.string();
-    else if (field === labelField.value) value = label.string();
-    else label.skip(type);
+  while (reader.hasMore()) {
+    const field = reader.field();
+    const type = reader.type;
+    if (field === labelField.name || field === labelField.value) reader.expect(type, wireType.lengthDelimited);
+    if (field === labelField.name) name = reader.string();
+    else if (field === labelField.value) value = reader.string();
+    else reader.skip(type);
   }
+  reader.leave(outerEnd);
   return [name, value];
 }
 
