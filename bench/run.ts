@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { readRelayConfig } from "../src/relay/config.ts";
 import { startLocalWorker } from "../tools/start/local-worker.ts";
 import { startRelayChild } from "../tools/start/relay-child.ts";
+import { workerdV8Flags } from "../tools/start/workerd-wrapper.ts";
 import { freePort } from "../tools/testing/free-port.ts";
 import { agentIntakeSection } from "./agent-intake.ts";
 import { deliverySection } from "./delivery-report.ts";
@@ -109,7 +110,8 @@ async function main() {
   const chosen = sectionNames.filter((name) => settings.sections.has(name));
   const lines = [
     `Measured ${new Date().toISOString()} on commit ${commitMeasured()}, ${cpus().length} cores, against ` +
-      "the Worker as `npm start` runs it (Miniflare driving workerd), the relay in a Node process of its own." +
+      "the Worker as `npm start` runs it (Miniflare driving workerd, with the launcher's V8 flags: " +
+      `${workerdV8Flags.map((flag) => `\`${flag}\``).join(" ")}), the relay in a Node process of its own.` +
       (chosen.length < sectionNames.length ? ` Sections run (BENCH_SECTIONS): ${chosen.join(", ")}.` : ""),
     "",
   ];

@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import { readConfig } from "./config";
 import { consumeIntake } from "./delivery/intake-consumer";
 import { consumingBatch } from "./ops/drain";
+import { collectGarbageNowAndThen } from "./ops/garbage-collection";
 import { usage } from "./ops/usage";
 
 export { CollectorRegistry } from "./collectors/collector-registry";
@@ -20,8 +21,12 @@ const consumers: Record<string, (batch: MessageBatch<string>, env: Env) => Promi
 };
 
 export default {
-  fetch: app.fetch,
+  fetch(request, env, context) {
+    collectGarbageNowAndThen();
+    return app.fetch(request, env, context);
+  },
   async queue(batch, env) {
+    collectGarbageNowAndThen();
     const consume = consumers[batch.queue];
     if (!consume) throw new Error(`no consumer for queue ${batch.queue}`);
     usage.queueMessagesRead += batch.messages.length;

@@ -5,9 +5,9 @@ import { Miniflare, NoOpLog } from "miniflare";
 import { assetsBehindBinding } from "./assets-binding.ts";
 import { newBundleDirectory } from "./bundle-directory.ts";
 import { runCustomBuild } from "./custom-build.ts";
-import { bindWorkerdToParent } from "./parent-death.ts";
 import { bundleWorker } from "./worker-bundle.ts";
 import { type ConsoleLevel, workerConsole } from "./worker-console.ts";
+import { wrapWorkerd } from "./workerd-wrapper.ts";
 import { wranglerView } from "./wrangler-view.ts";
 
 export interface LocalWorkerOptions {
@@ -52,7 +52,7 @@ export const discardOutput = (stdout: Readable, stderr: Readable) => {
  * port is taken.
  */
 export async function startLocalWorker(options: LocalWorkerOptions): Promise<LocalWorker> {
-  bindWorkerdToParent();
+  wrapWorkerd();
   const { config, main, workerOptions } = await wranglerView();
   if (options.build ?? true) await runCustomBuild(config, options.verbose);
   const outdir = await newBundleDirectory();

@@ -1,7 +1,5 @@
 import { accessSync, constants } from "node:fs";
-import { createRequire } from "node:module";
 import { delimiter, join } from "node:path";
-import { fileURLToPath } from "node:url";
 
 /*
  * Every process the launcher starts dies with it, even when the launcher is killed with SIGKILL
@@ -25,7 +23,7 @@ function onPath(program: string): string | undefined {
 let setpriv: { path: string | undefined } | undefined;
 
 /** setpriv's path; without it (said once on stderr) children can outlive a killed launcher. */
-function findSetpriv(): string | undefined {
+export function findSetpriv(): string | undefined {
   if (setpriv === undefined) {
     // The workerd wrapper needs setsid as well; both come with util-linux.
     setpriv = { path: onPath("setsid") && onPath("setpriv") };
@@ -43,16 +41,4 @@ function findSetpriv(): string | undefined {
 export function boundToParent(command: string, args: readonly string[]): [string, string[]] {
   const path = findSetpriv();
   return path ? [path, ["--pdeathsig", "KILL", "--", command, ...args]] : [command, [...args]];
-}
-
-/**
- * Makes every workerd that Miniflare starts from now on, in this process or in a child such as
- * `wrangler dev`, die with the process that started it (see workerd-bound-to-parent.sh).
- */
-export function bindWorkerdToParent(): void {
-  if (findSetpriv() === undefined) return;
-  // The binary of the miniflare the launcher uses, pinned to the version wrangler depends on.
-  const fromMiniflare = createRequire(createRequire(import.meta.url).resolve("miniflare"));
-  process.env.TOWER_WORKERD_BINARY = fromMiniflare("workerd").default;
-  process.env.MINIFLARE_WORKERD_PATH = fileURLToPath(new URL("workerd-bound-to-parent.sh", import.meta.url));
 }

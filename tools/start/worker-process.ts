@@ -4,8 +4,9 @@ import { createWriteStream } from "node:fs";
 import { createRequire } from "node:module";
 import type { Writable } from "node:stream";
 import { waitUntilHealthy } from "./health.ts";
-import { bindWorkerdToParent, boundToParent } from "./parent-death.ts";
+import { boundToParent } from "./parent-death.ts";
 import { projectRoot } from "./project.ts";
+import { wrapWorkerd } from "./workerd-wrapper.ts";
 import { watchWranglerOutput } from "./wrangler-output.ts";
 import { wranglerView } from "./wrangler-view.ts";
 
@@ -92,7 +93,7 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
   const destination = outputDestination(options.stdio);
   // Passed on to a terminal, the output keeps the colours wrangler gives a terminal of its own.
   const colours = destination.stdout === process.stdout && process.stdout.isTTY ? { FORCE_COLOR: "1" } : {};
-  bindWorkerdToParent();
+  wrapWorkerd();
   const [command, commandArgs] = boundToParent(process.execPath, args);
   const child = spawn(command, commandArgs, {
     cwd: projectRoot,
