@@ -7,7 +7,7 @@
 # launcher, which lets the Worker drain before stopping it; workerd would quit on it at once.
 if [ -n "$TOWER_WORKERD_V8_FLAGS" ]; then
   config=$(mktemp) || exit 1
-  "$TOWER_NODE" "$TOWER_WORKERD_CONFIG_FILTER" >"$config" || exit 1
+  "$TOWER_NODE" "$TOWER_WORKERD_CONFIG_FILTER" >"$config" || { rm -f "$config"; exit 1; }
   exec <"$config"
   rm -f "$config"
 fi
