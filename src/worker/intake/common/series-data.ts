@@ -2,7 +2,7 @@ import { metricNameSchema } from "../../metrics/metric-name";
 import type { Datum } from "../datum";
 import { maxIdentifierLength } from "../rdf-literal-rules";
 import { agentDatumId, type HashLanes, metricHash, seriesHashSeed } from "./datum-id";
-import type { LabelledPoints, RefusedPart } from "./series";
+import type { Label, LabelledPoints, RefusedPart } from "./series";
 
 /** How a request asks for its series' keys to be built (its `resource=` and `drop=` parameters). */
 export interface SeriesKeyOptions {
@@ -24,8 +24,6 @@ const hasKeySyntax = /[\\,= ]/;
 const controlCharacter = /\p{Cc}/u;
 
 const escapeKeyPart = (text: string) => (hasKeySyntax.test(text) ? text.replace(keySyntax, "\\$&") : text);
-
-type Label = readonly [key: string, value: string];
 
 const byKey = (left: Label, right: Label) => (left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0);
 

@@ -1,3 +1,6 @@
+/** A label: its key and value, as a protocol sends them. */
+export type Label = readonly [key: string, value: string];
+
 /**
  * What every agent protocol's reader yields: points that share one label set, before the label set
  * becomes a resourceId (series-data.ts). Readers keep labels as sent; the mapping picks the primary
@@ -9,12 +12,12 @@ export interface LabelledPoints {
    * data-point attributes. Frozen when a reader gives the same labels to many series (remote write's
    * label sets sent again): series-data then keeps the key it builds of them.
    */
-  labels: readonly (readonly [key: string, value: string])[];
+  labels: readonly Label[];
   /**
    * Pairs that may serve as the primary label but are no labels otherwise (OTLP's resource
    * attributes), consulted after `labels`.
    */
-  primaryOnly?: readonly (readonly [key: string, value: string])[];
+  primaryOnly?: readonly Label[];
   /** Where the points came from in the request, for the protocol's error message (a line number, a series index). */
   origin: number;
   points: SeriesPoint[];

@@ -8,7 +8,7 @@
  * from where it went wrong to the next newline, as the reference decoder does, so an unterminated
  * string takes the rest of the body with it.
  */
-import type { LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
+import type { Label, LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
 import { fieldValue } from "./field-value";
 import { type LinePrecision, timestampMilliseconds } from "./timestamp";
 
@@ -59,8 +59,6 @@ const nine = 57;
 const equals = 61;
 const backslash = 92;
 const del = 127;
-
-type Label = readonly [key: string, value: string];
 
 const noLabels: readonly Label[] = [];
 

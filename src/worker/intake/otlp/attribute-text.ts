@@ -1,3 +1,4 @@
+import type { Label } from "../common/series";
 import type { AnyValue, Attribute, KeyValueList } from "./metrics-model";
 
 /**
@@ -53,8 +54,6 @@ export function attributeText(value: AnyValue): string {
   if (value instanceof Uint8Array) return base64(value);
   return jsonText(value);
 }
-
-type Label = readonly [key: string, value: string];
 
 /** Whether every value is a string. An index loop: the array builtins are slow on frozen arrays, which tables share. */
 function areLabels(attributes: readonly Attribute[]): attributes is readonly Label[] {

@@ -1,4 +1,4 @@
-import type { LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
+import type { Label, LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
 import { attributeLabels, numberText } from "./attribute-text";
 import {
   type DataPoint,
@@ -29,8 +29,6 @@ export interface OtlpMetricsResult {
 
 /** The refusals a result details: enough for the client's error message, and bounded however bad the request. */
 export const maxRefusedParts = 100;
-
-type Label = readonly [key: string, value: string];
 
 /** A point the mapping can store. */
 type StorablePoint = Exclude<DataPoint, { kind: "malformed" }>;

@@ -1,3 +1,4 @@
+import type { Label } from "../common/series";
 /*
  * What the two readers of an OTLP ExportMetricsServiceRequest (protobuf and JSON) hand the mapping,
  * one data point at a time: only the fields the mapping reads, in the same form from both
@@ -81,5 +82,5 @@ export interface PointContext {
   /** The point's index among its metric's data points. */
   index: number;
   /** The resource attributes, rendered as labels once for all the resource's points. */
-  resource: readonly (readonly [key: string, value: string])[];
+  resource: readonly Label[];
 }

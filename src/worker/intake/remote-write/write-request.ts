@@ -1,6 +1,6 @@
 import { BytesTable } from "../common/bytes-table";
 import { ProtobufReader, wireType } from "../common/protobuf-reader";
-import type { LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
+import type { Label, LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
 import { tabledRun } from "../common/tabled-run";
 
 /*
@@ -42,7 +42,7 @@ export function readWriteRequest(body: Uint8Array, maxPoints: number): RemoteWri
 /** What a series' labels say, the same for every series sent with the same label bytes. */
 interface SeriesLabels {
   /** The labels but the metric name, in the order sent. */
-  labels: readonly (readonly [string, string])[];
+  labels: readonly Label[];
   /** The (first) metric name. */
   metricName: string;
   /** Why the series is refused, if it is. */
@@ -284,11 +284,7 @@ function readLabel(reader: ProtobufReader): [string, string] {
 }
 
 /** Why Prometheus itself would refuse these labels: no metric name, an empty or repeated name. */
-function labelsProblem(
-  labels: readonly (readonly [string, string])[],
-  metricName: string,
-  metricNames: number,
-): string | undefined {
+function labelsProblem(labels: readonly Label[], metricName: string, metricNames: number): string | undefined {
   if (metricName === "") return `it has no ${metricNameLabel} label, which names its metric`;
   if (metricNames > 1) return `its label ${metricNameLabel} is given more than once`;
   // Prometheus sends labels sorted by name, which shows there is no repeat without a set.
