@@ -16,7 +16,7 @@ export { RuleRegistry } from "./rules/rule-registry";
 const app = createApp();
 
 /** Queue names as in wrangler.toml. */
-const consumers: Record<string, (batch: MessageBatch<string>, env: Env) => Promise<void>> = {
+const consumers: Record<string, (batch: MessageBatch, env: Env) => Promise<void>> = {
   "tower-intake": (batch, env) => consumeIntake(batch, env, readConfig(env)),
 };
 
@@ -30,6 +30,6 @@ export default {
     const consume = consumers[batch.queue];
     if (!consume) throw new Error(`no consumer for queue ${batch.queue}`);
     usage.queueMessagesRead += batch.messages.length;
-    await consumingBatch(() => consume(batch as MessageBatch<string>, env));
+    await consumingBatch(() => consume(batch, env));
   },
 } satisfies ExportedHandler<Env>;

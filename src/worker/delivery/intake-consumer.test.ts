@@ -28,14 +28,14 @@ function datum(id: string, metric: string, value: number): Datum {
  */
 async function consumeIntake(groups: Datum[][], testEnv: Env = env) {
   return consumeBodies(
-    groups.flatMap((data) => encodeIntakeMessages(data).map((message) => message.text)),
+    groups.flatMap((data) => encodeIntakeMessages(data)),
     testEnv,
   );
 }
 
-/** As consumeIntake, on messages given as their texts. */
-async function consumeBodies(bodies: string[], testEnv: Env = env) {
-  const batch = createMessageBatch<string>(
+/** As consumeIntake, on messages given as their bodies. */
+async function consumeBodies(bodies: unknown[], testEnv: Env = env) {
+  const batch = createMessageBatch(
     "tower-intake",
     bodies.map((body, index) => ({ id: `intake-${index}`, timestamp: new Date(), attempts: 1, body })),
   );

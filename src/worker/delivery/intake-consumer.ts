@@ -2,7 +2,7 @@ import { getOrCreate } from "../../shared/get-or-create";
 import type { Config } from "../config";
 import type { DatumRow } from "../intake/datum";
 import { clearJournalEntries } from "../intake/journal/journal-client";
-import type { IntakeMessage } from "../intake/queue-message";
+import { type IntakeMessage, readIntakeMessage } from "../intake/queue-message-bytes";
 import { intakeMessagesAcknowledged } from "../ops/drain";
 import type { FedMessage } from "../rules/rule-object";
 import { deliverBatch } from "./fan-out";
@@ -14,10 +14,10 @@ import { deliverBatch } from "./fan-out";
  * The journal entries of the acknowledged messages, if journaled (INTAKE_JOURNAL), are cleared.
  * The data stay the rows the messages carry from here to the payloads and the backlogs.
  */
-export async function consumeIntake(batch: MessageBatch<string>, env: Env, config: Config): Promise<void> {
+export async function consumeIntake(batch: MessageBatch, env: Env, config: Config): Promise<void> {
   const rowsByMetric = new Map<string, DatumRow[]>();
   const messagesByMetric = new Map<string, FedMessage[]>();
-  const bodies = batch.messages.map((message) => JSON.parse(message.body) as IntakeMessage);
+  const bodies = batch.messages.map((message) => readIntakeMessage(message.body));
   const metricsOfMessage = batch.messages.map((message, index) => {
     const body = bodies[index]!;
     for (const [metric, rows] of body.metrics) {

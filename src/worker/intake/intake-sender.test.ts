@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Datum } from "./datum";
 import { intakeSender, maxSendsInFlight } from "./intake-sender";
-import { type EncodedMessage, encodeIntakeMessages, type IntakeMessage } from "./queue-message";
+import { encodeIntakeMessages } from "./queue-message";
+import { readIntakeMessage } from "./queue-message-bytes";
 
 const datum = (id: string): Datum => ({ id, metric: "m", timestamp: 1, value: 0.5, resourceId: "vm1" });
 
@@ -12,7 +13,7 @@ function controlledQueue() {
   const inFlight = (bodies: unknown[]) =>
     new Promise<{ metadata: typeof metadata }>((resolve, reject) => {
       const ids = bodies.flatMap((body) =>
-        (JSON.parse(String(body)) as IntakeMessage).metrics.flatMap(([, rows]) => rows.map(([id]) => id)),
+        readIntakeMessage(body).metrics.flatMap(([, rows]) => rows.map(([id]) => id)),
       );
       sends.push({ ids, end: (error) => (error ? reject(error) : resolve({ metadata })) });
     });
@@ -107,7 +108,7 @@ describe("intake sender (group commit)", () => {
 
   it("puts the messages on the queue with the send it was given (the journaled one, when on)", async () => {
     const { queue } = controlledQueue();
-    const send = vi.fn(async (_queue: Queue, _messages: readonly EncodedMessage[]) => undefined);
+    const send = vi.fn(async (_queue: Queue, _messages: readonly Uint8Array[]) => undefined);
     const sender = intakeSender(queue, send);
     await sender.sendOf([datum("small")], ignore)();
     await sender.sendOf(
@@ -121,7 +122,7 @@ describe("intake sender (group commit)", () => {
 
   it("sends a larger request's messages, encoded once, every time its send is called again", async () => {
     const { queue } = controlledQueue();
-    const send = vi.fn(async (_queue: Queue, _messages: readonly EncodedMessage[]) => undefined);
+    const send = vi.fn(async (_queue: Queue, _messages: readonly Uint8Array[]) => undefined);
     const data = Array.from({ length: 11 }, (_, index) => datum(`again${index}`));
     const sendAgain = intakeSender(queue, send).sendOf(data, ignore);
     expect(send).not.toHaveBeenCalled();

@@ -6,6 +6,7 @@ import { addObserver, declareMetric, metricPath, observersPath } from "../../../
 import { utf8, verifiesSignature } from "../../../test/api/support/webhooks";
 import type { AttemptReport, BatchReport, DeliveryStatus } from "../delivery/vocabulary";
 import type { DatumRow } from "../intake/datum";
+import { readIntakeMessage } from "../intake/queue-message-bytes";
 import { AttemptLog } from "./attempt-log";
 import { BacklogStore } from "./backlog-store";
 
@@ -545,9 +546,8 @@ describe("alarm", () => {
 
     const at = t0 + 120 * hour;
     expect(send).toHaveBeenCalledTimes(1);
-    expect(send.mock.calls[0]![1]).toEqual({ contentType: "text" });
-    expect(JSON.parse(String(send.mock.calls[0]![0]))).toEqual({
-      kind: "intake",
+    expect(send.mock.calls[0]![1]).toEqual({ contentType: "bytes" });
+    expect(readIntakeMessage(send.mock.calls[0]![0])).toEqual({
       metrics: [["tower.observer.disabled", [[`tower.observer.disabled:${observerId}:${at}`, at, 1, observerId]]]],
     });
     expect(await stub.observerReport(observerId)).toMatchObject({ state: "disabled", status: { nextAttemptAt: null } });

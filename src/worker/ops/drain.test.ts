@@ -68,9 +68,9 @@ describe("drain", () => {
     const bodies = encodeIntakeMessages([
       { id: "d1", metric: "drain.slow", timestamp: 1, value: 1, resourceId: "vm1" },
     ]);
-    const batch = createMessageBatch<string>(
+    const batch = createMessageBatch(
       "tower-intake",
-      bodies.map(({ text }, index) => ({ id: `m${index}`, timestamp: new Date(), attempts: 1, body: text })),
+      bodies.map((body, index) => ({ id: `m${index}`, timestamp: new Date(), attempts: 1, body })),
     );
     const read = usage.queueMessagesRead;
 

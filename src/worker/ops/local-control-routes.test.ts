@@ -5,7 +5,8 @@ import { createApp } from "../app";
 import type { Datum } from "../intake/datum";
 import { clearJournalEntries, intakeMessagesSend } from "../intake/journal/journal-client";
 import { recordIntakeQueue } from "../intake/journal/testing/recorded-queue";
-import { encodeIntakeMessages, type IntakeMessage } from "../intake/queue-message";
+import { encodeIntakeMessages } from "../intake/queue-message";
+import { readIntakeMessage } from "../intake/queue-message-bytes";
 
 /* The journal replay route; the drain routes are tested with the API (test/api/local-control.test.ts). */
 
@@ -41,10 +42,7 @@ describe("POST /_local/journal/replay", () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ replayed: 2 });
       expect(sent.flat().sort()).toEqual([...written].sort());
-      await clearJournalEntries(
-        env,
-        written.map((text) => JSON.parse(text) as IntakeMessage),
-      );
+      await clearJournalEntries(env, written.map(readIntakeMessage));
     },
     replayTimeoutMs,
   );

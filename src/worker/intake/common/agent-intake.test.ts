@@ -8,7 +8,8 @@ import type { AppEnv } from "../../http/app-env";
 import { drainProgress, isDraining } from "../../ops/drain";
 import { usage } from "../../ops/usage";
 import type { Datum } from "../datum";
-import { type IntakeMessage, rowsToData } from "../queue-message";
+import { rowsToData } from "../queue-message";
+import { readIntakeMessage } from "../queue-message-bytes";
 import { type AgentReading, acceptReading, agentHandler, describeRefusals, type ErrorAnswer } from "./agent-intake";
 import type { LabelledPoints } from "./series";
 
@@ -120,7 +121,7 @@ describe("acceptReading", () => {
   function recordingQueue() {
     const queued: Datum[] = [];
     const record = (body: unknown) => {
-      for (const [metric, rows] of (JSON.parse(String(body)) as IntakeMessage).metrics) {
+      for (const [metric, rows] of readIntakeMessage(body).metrics) {
         queued.push(...rowsToData(metric, rows));
       }
     };

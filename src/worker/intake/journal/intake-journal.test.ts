@@ -1,12 +1,14 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { IntakeJournal } from "./intake-journal";
 import { recordIntakeQueue } from "./testing/recorded-queue";
 
 /** A shard of its own for each test. */
 const shardNamed = (name: string) => env.INTAKE_JOURNAL_SHARD.getByName(`journal-test-${name}`);
 
-const entry = (id: string) => ({ id, text: `{"journal":[0,"${id}"],"kind":"intake","metrics":[]}` });
+/** An entry whose body is its id's bytes: the journal keeps bodies as they are. */
+const entry = (id: string) => ({ id, body: new TextEncoder().encode(id) });
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -31,7 +33,7 @@ describe("IntakeJournal", () => {
     await shard.write([entry("f/0")]);
     await shard.clear(["e/1"]);
     expect(await shard.replay()).toBe(2);
-    expect(sent.flat()).toEqual([entry("e/0").text, entry("f/0").text]);
+    expect(sent.flat()).toEqual([entry("e/0").body, entry("f/0").body]);
     expect(await shard.size()).toBe(2);
   });
 
@@ -41,7 +43,7 @@ describe("IntakeJournal", () => {
     const entries = Array.from({ length: 450 }, (_, index) => entry(`g/${index}`));
     await shard.write(entries);
     expect(await shard.replay()).toBe(450);
-    expect(sent.flat()).toEqual(entries.map(({ text }) => text));
+    expect(sent.flat()).toEqual(entries.map(({ body }) => body));
     expect(sent.length).toBeGreaterThan(1);
   });
 
@@ -55,7 +57,33 @@ describe("IntakeJournal", () => {
     const shard = shardNamed("storage");
     await shard.write([entry("h/0")]);
     await runInDurableObject(shard, (_, state) => {
-      expect(state.storage.sql.exec("SELECT id, text FROM entry").toArray()).toEqual([entry("h/0")]);
+      const rows = state.storage.sql.exec<{ id: string; body: ArrayBuffer }>("SELECT id, body FROM message").toArray();
+      expect(rows.map(({ id, body }) => ({ id, body: new Uint8Array(body) }))).toEqual([entry("h/0")]);
     });
+  });
+
+  it("takes over the JSON texts of a journal written before messages were bytes, and replays them as texts", async () => {
+    const sent = recordIntakeQueue();
+    const shard = shardNamed("before");
+    const texts = [
+      '{"kind":"intake","metrics":[],"journal":[0,"t/0"]}',
+      '{"kind":"intake","metrics":[],"journal":[0,"t/1"]}',
+    ];
+    await runInDurableObject(shard, (_, state) => {
+      state.storage.sql.exec("DROP TABLE message");
+      state.storage.sql.exec("CREATE TABLE entry (id TEXT PRIMARY KEY, text TEXT NOT NULL)");
+      for (const [index, text] of texts.entries()) {
+        state.storage.sql.exec("INSERT INTO entry (id, text) VALUES (?, ?)", `t/${index}`, text);
+      }
+      // The object as it starts after the upgrade, on the storage the one before left.
+      const upgraded = new IntakeJournal(state, env);
+      expect(upgraded.size()).toBe(2);
+      const tables = state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
+      expect(tables.toArray().map(({ name }) => name)).not.toContain("entry");
+    });
+    expect(await shard.replay()).toBe(2);
+    expect(sent.flat()).toEqual(texts);
+    await shard.clear(["t/0", "t/1"]);
+    expect(await shard.size()).toBe(0);
   });
 });

@@ -1,10 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
-import { type EncodedMessage, sendMessages, utf8Length } from "../queue-message";
+import { type EncodedMessage, sendMessages } from "../queue-message";
 
-/** A journaled message: its entry id, and its text as sent (journal reference included). */
+/** A journaled message: its entry id, and its body as sent (journal reference included). */
 export interface JournalEntry {
   id: string;
-  text: string;
+  body: Uint8Array;
 }
 
 /** Entries a replay reads and sends at a time, so that a large journal is not held in memory whole. */
@@ -20,14 +20,22 @@ const replayPageEntries = 200;
 export class IntakeJournal extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS entry (id TEXT PRIMARY KEY, text TEXT NOT NULL)");
+    ctx.storage.transactionSync(() => {
+      const sql = ctx.storage.sql;
+      sql.exec("CREATE TABLE IF NOT EXISTS message (id TEXT PRIMARY KEY, body BLOB NOT NULL)");
+      // A journal written when messages were JSON texts: its entries move here as they are.
+      const before = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entry'").toArray();
+      if (before.length === 0) return;
+      sql.exec("INSERT INTO message (id, body) SELECT id, text FROM entry ORDER BY rowid");
+      sql.exec("DROP TABLE entry");
+    });
   }
 
   /** Keeps the entries of one send, all or none. */
   write(entries: JournalEntry[]): void {
     this.ctx.storage.transactionSync(() => {
-      for (const { id, text } of entries) {
-        this.ctx.storage.sql.exec("INSERT INTO entry (id, text) VALUES (?, ?)", id, text);
+      for (const { id, body } of entries) {
+        this.ctx.storage.sql.exec("INSERT INTO message (id, body) VALUES (?, ?)", id, body);
       }
     });
   }
@@ -35,13 +43,13 @@ export class IntakeJournal extends DurableObject<Env> {
   /** Forgets consumed entries; an id not (or no longer) here is ignored. */
   clear(ids: string[]): void {
     this.ctx.storage.transactionSync(() => {
-      for (const id of ids) this.ctx.storage.sql.exec("DELETE FROM entry WHERE id = ?", id);
+      for (const id of ids) this.ctx.storage.sql.exec("DELETE FROM message WHERE id = ?", id);
     });
   }
 
   /** How many entries wait here. */
   size(): number {
-    return this.ctx.storage.sql.exec<{ count: number }>("SELECT count(*) AS count FROM entry").one().count;
+    return this.ctx.storage.sql.exec<{ count: number }>("SELECT count(*) AS count FROM message").one().count;
   }
 
   /**
@@ -51,20 +59,22 @@ export class IntakeJournal extends DurableObject<Env> {
    */
   async replay(): Promise<number> {
     const sql = this.ctx.storage.sql;
-    const last = sql.exec<{ last: number | null }>("SELECT max(rowid) AS last FROM entry").one().last ?? 0;
+    const last = sql.exec<{ last: number | null }>("SELECT max(rowid) AS last FROM message").one().last ?? 0;
     let after = 0;
     let sent = 0;
     while (after < last) {
       const page = sql
-        .exec<{ position: number; text: string }>(
-          "SELECT rowid AS position, text FROM entry WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?",
+        .exec<{ position: number; body: ArrayBuffer | string }>(
+          "SELECT rowid AS position, body FROM message WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?",
           after,
           last,
           replayPageEntries,
         )
         .toArray();
       if (page.length === 0) break;
-      const messages: EncodedMessage[] = page.map(({ text }) => ({ text, bytes: utf8Length(text) }));
+      const messages: EncodedMessage[] = page.map(({ body }) =>
+        typeof body === "string" ? body : new Uint8Array(body),
+      );
       await sendMessages(this.env.INTAKE_QUEUE, messages);
       sent += messages.length;
       after = page.at(-1)!.position;

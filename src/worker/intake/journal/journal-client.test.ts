@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { counting } from "../../../../test/api/support/durable-object-requests";
 import type { Datum } from "../datum";
-import { encodeIntakeMessages, type IntakeMessage, sendMessages } from "../queue-message";
+import { encodeIntakeMessages, sendMessages } from "../queue-message";
+import { readIntakeMessage } from "../queue-message-bytes";
 import { clearJournalEntries, intakeMessagesSend, journalShard, journalShards, replayJournal } from "./journal-client";
 import { recordIntakeQueue } from "./testing/recorded-queue";
 
@@ -14,15 +15,18 @@ const datum = (id: string, metric = "journal.client"): Datum => ({
   resourceId: "vm1",
 });
 
-/** Messages of `count` data each with long resource ids, so that a send takes several messages. */
+/** Messages of `count` data each with a long resource id of its own, so that a send takes several messages. */
 function messagesOf(prefix: string, data: number) {
   return encodeIntakeMessages(
-    Array.from({ length: data }, (_, index) => ({ ...datum(`${prefix}${index}`), resourceId: "r".repeat(1_000) })),
+    Array.from({ length: data }, (_, index) => ({
+      ...datum(`${prefix}${index}`),
+      resourceId: `${"r".repeat(1_000)}${index}`,
+    })),
   );
 }
 
 const journaledSend = intakeMessagesSend(env, true);
-const decoded = (texts: string[]) => texts.map((text) => JSON.parse(text) as IntakeMessage);
+const decoded = (bodies: readonly unknown[]) => bodies.map(readIntakeMessage);
 const shardSizes = () =>
   Promise.all(Array.from({ length: journalShards }, (_, shard) => journalShard(env, shard).size()));
 
@@ -58,9 +62,7 @@ describe("intakeMessagesSend", () => {
 
     expect(requests).toBe(1);
     const bodies = decoded(sent.flat());
-    expect(bodies.map(({ metrics }) => metrics)).toEqual(
-      decoded(messages.map(({ text }) => text)).map((m) => m.metrics),
-    );
+    expect(bodies.map(({ metrics }) => metrics)).toEqual(decoded(messages).map((m) => m.metrics));
     const shard = Math.floor(0.3 * journalShards);
     expect(new Set(bodies.map(({ journal }) => journal![0]))).toEqual(new Set([shard]));
     expect(new Set(bodies.map(({ journal }) => journal![1])).size).toBe(messages.length);
@@ -89,7 +91,7 @@ describe("clearJournalEntries", () => {
       await journaledSend(env.INTAKE_QUEUE, encodeIntakeMessages([datum(`c${index}`)]));
     }
     const [firstOfShard0, secondOfShard0, ofLastShard] = decoded(sent.flat());
-    const plain = decoded(encodeIntakeMessages([datum("plain")]).map(({ text }) => text));
+    const plain = decoded(encodeIntakeMessages([datum("plain")]));
 
     const { requests } = await counting(() => clearJournalEntries(env, [firstOfShard0!, ofLastShard!, ...plain]));
 

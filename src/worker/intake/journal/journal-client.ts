@@ -1,6 +1,7 @@
 import { getOrCreate } from "../../../shared/get-or-create";
 import { countingRequests } from "../../ops/usage";
-import { type EncodedMessage, type IntakeMessage, sendMessages, withJournalReference } from "../queue-message";
+import { sendMessages } from "../queue-message";
+import { type IntakeMessage, withJournalReference } from "../queue-message-bytes";
 import type { IntakeJournal } from "./intake-journal";
 
 /**
@@ -15,7 +16,7 @@ export function journalShard(env: Env, shard: number): DurableObjectStub<IntakeJ
 }
 
 /** How messages go to the intake queue. */
-export type MessagesSend = (queue: Queue, messages: readonly EncodedMessage[]) => Promise<unknown>;
+export type MessagesSend = (queue: Queue, messages: readonly Uint8Array[]) => Promise<unknown>;
 
 /**
  * Sends messages to the queue and journals them in one shard, one write for the whole send, both at
@@ -23,14 +24,14 @@ export type MessagesSend = (queue: Queue, messages: readonly EncodedMessage[]) =
  * message before its entry is written, the entry stays until the next replay, which then makes a
  * duplicate, never a loss.
  */
-async function sendJournaled(env: Env, queue: Queue, messages: readonly EncodedMessage[]): Promise<void> {
+async function sendJournaled(env: Env, queue: Queue, messages: readonly Uint8Array[]): Promise<void> {
   if (messages.length === 0) return;
   const shard = Math.floor(Math.random() * journalShards);
   const send = crypto.randomUUID();
   const ids = messages.map((_, index) => `${send}/${index}`);
   const referenced = messages.map((message, index) => withJournalReference(message, [shard, ids[index]!]));
   await Promise.all([
-    journalShard(env, shard).write(referenced.map(({ text }, index) => ({ id: ids[index]!, text }))),
+    journalShard(env, shard).write(referenced.map((body, index) => ({ id: ids[index]!, body }))),
     sendMessages(queue, referenced),
   ]);
 }
