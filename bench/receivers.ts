@@ -8,6 +8,7 @@ import { ArrivalCounts } from "./arrival-counts.ts";
 import { LatencyHistogram } from "./latency-histogram.ts";
 import { isProbe, parseLine, type ReceivedLine } from "./line-protocol.ts";
 import type { PostingTimes } from "./posting-times.ts";
+import { scanTowerJson } from "./tower-json-scan.ts";
 
 export const protocols = ["HTTP", "TCP", "UDP"] as const;
 export type Protocol = (typeof protocols)[number];
@@ -93,6 +94,11 @@ export class LatencyRecorder {
   }
 
   private recordTowerJson(payload: string, arrival: number): void {
+    const scanned = scanTowerJson(payload);
+    if (scanned !== undefined) {
+      for (const received of scanned) this.recordDatum(received, () => JSON.stringify(received), arrival);
+      return;
+    }
     const elements = parseTowerJson(payload);
     if (elements === undefined) {
       this.recordDatum(undefined, () => payload, arrival);

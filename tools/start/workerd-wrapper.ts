@@ -7,14 +7,12 @@ import { findSetpriv } from "./parent-death.ts";
 import { projectRoot } from "./project.ts";
 
 /**
- * The V8 flags of every local workerd. Under a steady load V8 let both busy isolates (the
- * Worker's and the local queue's) hold several times the heap they keep alive: it collects the old
- * generation only near limits sized for much larger heaps.
- * - `--expose-gc`: the Worker collects its garbage now and then itself (ops/garbage-collection.ts);
- * - `--initial-old-space-size`: the old generation's first limit in MiB, so that an isolate the
- *   Worker cannot reach, the local queue's, collects before its garbage grows large.
- * None caps a heap: an isolate that needs more still gets it. A smaller young generation
- * (`--max-semi-space-size`) would hold less still, but makes the agents' intake markedly slower.
+ * The V8 flags of every local workerd. Under a steady load V8 lets a busy isolate hold several
+ * times the heap it keeps alive: it collects the old generation only near limits sized for much
+ * larger heaps. `--expose-gc` lets the Worker collect its garbage now and then itself
+ * (ops/garbage-collection.ts). No flag caps a heap: an isolate that needs more still gets it. A
+ * smaller young generation (`--max-semi-space-size`) would hold less still, but makes the agents'
+ * intake markedly slower.
  */
 export const workerdV8Flags = ["--expose-gc"];
 
