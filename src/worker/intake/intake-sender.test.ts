@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Datum } from "./datum";
-import { intakeSender, maxSendsInFlight } from "./intake-sender";
+import { intakeSender, maxSendsInFlight, maxSharedRequestData } from "./intake-sender";
 import { encodeIntakeMessages } from "./queue-message";
 import { readIntakeMessage } from "./queue-message-bytes";
 
@@ -97,7 +97,7 @@ describe("intake sender (group commit)", () => {
     const { queue, sends } = controlledQueue();
     const sender = intakeSender(queue);
     const busy = fillSendSlots(sender, ignore);
-    const large = Array.from({ length: 11 }, (_, index) => datum(`large${index}`));
+    const large = Array.from({ length: maxSharedRequestData + 1 }, (_, index) => datum(`large${index}`));
     const alone = sender.sendOf(large, ignore)();
     expect(sends.map((send) => send.ids)).toEqual([...busyIds, large.map((each) => each.id)]);
     sends[maxSendsInFlight]!.end();
@@ -112,7 +112,7 @@ describe("intake sender (group commit)", () => {
     const sender = intakeSender(queue, send);
     await sender.sendOf([datum("small")], ignore)();
     await sender.sendOf(
-      Array.from({ length: 11 }, (_, index) => datum(`large${index}`)),
+      Array.from({ length: maxSharedRequestData + 1 }, (_, index) => datum(`large${index}`)),
       ignore,
     )();
     expect(send).toHaveBeenCalledTimes(2);
@@ -123,7 +123,7 @@ describe("intake sender (group commit)", () => {
   it("sends a larger request's messages, encoded once, every time its send is called again", async () => {
     const { queue } = controlledQueue();
     const send = vi.fn(async (_queue: Queue, _messages: readonly Uint8Array[]) => undefined);
-    const data = Array.from({ length: 11 }, (_, index) => datum(`again${index}`));
+    const data = Array.from({ length: maxSharedRequestData + 1 }, (_, index) => datum(`again${index}`));
     const sendAgain = intakeSender(queue, send).sendOf(data, ignore);
     expect(send).not.toHaveBeenCalled();
     await sendAgain();

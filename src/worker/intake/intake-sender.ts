@@ -10,12 +10,14 @@ interface Group {
 }
 
 /**
- * Requests of at most this many data share sends. For them the send is most of the cost (see
- * docs/BENCHMARKS.md); a larger request already spreads its send over
- * its data, and gathering such requests would only make messages, and so the consumer's batches,
+ * Requests of at most this many data share sends. For them the send is much of the cost (see
+ * docs/BENCHMARKS.md), and sharing bounds the messages a second that many such requests put on the
+ * queue: the local queue keeps a timer per message, and past its runtime's limit of active timers
+ * its sends fail and its dispatching can stop. A larger request already spreads its send over its
+ * data, and gathering such requests would only make messages, and so the consumer's batches,
  * larger and slower to fill.
  */
-const maxSharedRequestData = 10;
+export const maxSharedRequestData = 100;
 
 /** How often a request looks whether a send it waits on, made by another request, has ended. */
 const pollMs = 1;
