@@ -10,11 +10,16 @@ import type { ReceivedLine } from "./line-protocol.ts";
 const comma = 0x2c;
 const jsonNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
+/** Where the value of `key` (its text up to the value, e.g. `"value":`) begins within text[start, end); -1 without it. */
+function valueAfter(text: string, key: string, start: number, end: number): number {
+  const at = text.indexOf(key, start);
+  return at === -1 || at >= end ? -1 : at + key.length;
+}
+
 /** The text of `"key":"…"` within text[start, end), when it is there and holds no escape. */
 function plainString(text: string, key: string, start: number, end: number): string | undefined {
-  const at = text.indexOf(key, start);
-  if (at === -1 || at >= end) return undefined;
-  const from = at + key.length;
+  const from = valueAfter(text, key, start, end);
+  if (from === -1) return undefined;
   const close = text.indexOf('"', from);
   if (close === -1 || close >= end) return undefined;
   const value = text.slice(from, close);
@@ -23,9 +28,8 @@ function plainString(text: string, key: string, start: number, end: number): str
 
 /** The finite number of `"key":…` within text[start, end), when it is there. */
 function finiteNumber(text: string, key: string, start: number, end: number): number | undefined {
-  const at = text.indexOf(key, start);
-  if (at === -1 || at >= end) return undefined;
-  const from = at + key.length;
+  const from = valueAfter(text, key, start, end);
+  if (from === -1) return undefined;
   // The common case, a whole number of a few digits, without a slice of the text.
   let digits = 0;
   let stop = from;
