@@ -2,7 +2,7 @@ import { otlpRequests, remoteWriteRequests, telegrafCpuBodies, telegrafRequests 
 import { keptAliveAgent, send } from "./http-client.ts";
 import type { InfluxDbUnderTest } from "./influxdb.ts";
 import { combined, type Measured } from "./intake.ts";
-import { type IntakeRequests, postRequests, rdfJsonRequests } from "./intake-requests.ts";
+import { type IntakeRequests, rdfJsonRequests, sendRequests } from "./intake-requests.ts";
 import { combineLoads, type LoadResult } from "./load.ts";
 import { fixed, markdownTable } from "./markdown.ts";
 import { readUsage, type Usage } from "./platform-operations.ts";
@@ -97,7 +97,7 @@ async function measureRow(bench: BenchContext, row: AgentRow, seconds: number): 
   const before = await afterConsumer(serviceUrl);
   const meter = cpuMeter<ProcessRole>(processes);
   const withConsumption = processes.worker.cpuSince();
-  const load = await postRequests(serviceUrl, row.requests, { concurrency: agentClients, seconds });
+  const load = await sendRequests(serviceUrl, row.requests, { concurrency: agentClients, seconds });
   const cpu = meter();
   const after = await afterConsumer(serviceUrl);
   return {
@@ -165,7 +165,7 @@ async function influxDbRow(influxDb: InfluxDbUnderTest, row: AgentRow, seconds: 
   // InfluxDB's own write path, query and all: only the body and its encoding are the row's.
   const requests = { ...row.requests, path: `${write.pathname}${write.search}`, expectedStatus: 204 };
   const elapsed = influxDb.processes.cpuSince();
-  const load = await postRequests(write.origin, requests, { concurrency: agentClients, seconds });
+  const load = await sendRequests(write.origin, requests, { concurrency: agentClients, seconds });
   return { load, cpuSeconds: elapsed(), dataPerRequest: row.requests.dataPerRequest };
 }
 
@@ -213,7 +213,7 @@ export const agentIntakeSection: BenchSection = async (bench) => {
   progress("agents: warm-up");
   // Compiles each path and registers each row's metrics, which are known from then on.
   for (const { requests } of rows) {
-    await postRequests(serviceUrl, requests, { concurrency: agentClients, seconds: warmUpSeconds });
+    await sendRequests(serviceUrl, requests, { concurrency: agentClients, seconds: warmUpSeconds });
   }
   const single = async (row: AgentRow) => {
     progress(`agents: ${row.name}`);

@@ -1,9 +1,10 @@
 import { createServer } from "node:http";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postRequests, rdfJsonRequests } from "./intake-requests.ts";
+import { rdfJsonRequests, sendRequests } from "./intake-requests.ts";
 
 interface Received {
+  method: string | undefined;
   url: string;
   contentType: string | undefined;
   contentEncoding: string | undefined;
@@ -16,6 +17,7 @@ const server = createServer((request, response) => {
   request.on("data", (chunk: Buffer) => chunks.push(chunk));
   request.on("end", () => {
     received.push({
+      method: request.method,
       url: request.url ?? "",
       contentType: request.headers["content-type"],
       contentEncoding: request.headers["content-encoding"],
@@ -52,17 +54,35 @@ describe("intake requests", () => {
       expectedStatus: 204,
       dataPerRequest: 1,
     };
-    const load = await postRequests(baseUrl, requests, { concurrency: 1, seconds: 10, requests: 3 });
+    const load = await sendRequests(baseUrl, requests, { concurrency: 1, seconds: 10, requests: 3 });
     expect(load).toMatchObject({ requests: 3, errors: 0 });
     expect(received.map(({ url, contentType, contentEncoding }) => [url, contentType, contentEncoding])).toEqual(
       Array(3).fill(["/write?db=x", "text/plain", "gzip"]),
     );
     expect(received.map(({ body }) => body)).toEqual([bodies[0], bodies[1], bodies[0]]);
-    const refused = await postRequests(
+    const refused = await sendRequests(
       baseUrl,
       { ...requests, path: "/refuse" },
       { concurrency: 2, seconds: 10, requests: 4 },
     );
     expect(refused).toMatchObject({ requests: 4, errors: 4 });
+  });
+
+  it("sends GETs without a body when the requests say GET", async () => {
+    received.length = 0;
+    const requests = {
+      method: "GET" as const,
+      path: "/healthz",
+      bodies: [],
+      contentType: "application/json",
+      expectedStatus: 204,
+      dataPerRequest: 0,
+    };
+    const load = await sendRequests(baseUrl, requests, { concurrency: 1, seconds: 10, requests: 2 });
+    expect(load).toMatchObject({ requests: 2, errors: 0 });
+    expect(received.map(({ method, url, body }) => [method, url, body.length])).toEqual([
+      ["GET", "/healthz", 0],
+      ["GET", "/healthz", 0],
+    ]);
   });
 });

@@ -3,6 +3,8 @@ import { type LoadResult, runLoad } from "./load.ts";
 
 /** Intake requests of one kind: where they go, the bodies they cycle through, how those are sent, what answers success. */
 export interface IntakeRequests {
+  /** POST unless said; a GET sends no body (bodies empty, no data). */
+  method?: "GET" | "POST";
   /** The path, with its query, e.g. `/write?db=telegraf`. */
   path: string;
   bodies: readonly (string | Uint8Array)[];
@@ -33,12 +35,12 @@ export interface Posting {
   requests?: number;
 }
 
-/** Posts `requests` to the service at `baseUrl` in a closed loop (see runLoad). */
-export function postRequests(baseUrl: string, requests: IntakeRequests, posting: Posting): Promise<LoadResult> {
-  const { path, bodies: requestBodies, contentType, headers, expectedStatus } = requests;
+/** Sends `requests` to the service at `baseUrl` in a closed loop (see runLoad). */
+export function sendRequests(baseUrl: string, requests: IntakeRequests, posting: Posting): Promise<LoadResult> {
+  const { method = "POST", path, bodies: requestBodies, contentType, headers, expectedStatus } = requests;
   return runLoad({
     url: `${baseUrl}${path}`,
-    method: "POST",
+    method,
     bodies: requestBodies,
     contentType,
     headers,

@@ -39,7 +39,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   const client = async () => {
     while (performance.now() < deadline && sent < (options.requests ?? Infinity)) {
-      const body = options.body ? options.body(sent++) : bodies.length > 0 ? bodies[sent++ % bodies.length] : undefined;
+      const number = sent++;
+      const body = options.body ? options.body(number) : bodies.length > 0 ? bodies[number % bodies.length] : undefined;
       const { method, contentType, headers } = options;
       const outcome = await send(agent, target, { method, body, contentType, headers });
       completed += 1;

@@ -33,8 +33,22 @@ const previousRelease: Partial<Record<Operation, number>> = {
   outboundRequests: 0.1,
 };
 
+const connectionReset = (error: unknown) =>
+  error instanceof TypeError && (error.cause as { code?: string } | undefined)?.code === "ECONNRESET";
+
+/**
+ * The Worker's usage counts. Read again once if the connection was reset: a kept-alive connection
+ * that idled while a section held this process's event loop may be closed by the Worker just as the
+ * read goes out on it, and a read changes nothing.
+ */
 export async function readUsage(serviceUrl: string): Promise<Usage> {
-  return (await (await fetch(`${serviceUrl}/v1/usage`)).json()) as Usage;
+  const read = async () => (await (await fetch(`${serviceUrl}/v1/usage`)).json()) as Usage;
+  try {
+    return await read();
+  } catch (error) {
+    if (!connectionReset(error)) throw error;
+    return read();
+  }
 }
 
 async function observerStatus(serviceUrl: string, metric: string, observerId: string) {

@@ -1,7 +1,7 @@
 import { otlpRequests, remoteWriteRequests, telegrafCpuBodies, telegrafRequests } from "./agent-requests.ts";
 import { drainBacklog } from "./delivery.ts";
 import { startDiscardingReceiver } from "./discarding-receiver.ts";
-import { type IntakeRequests, postRequests, rdfJsonRequests } from "./intake-requests.ts";
+import { type IntakeRequests, rdfJsonRequests, sendRequests } from "./intake-requests.ts";
 import type { IsolateProfiler } from "./isolate-profiler.ts";
 import type { LoadResult } from "./load.ts";
 import type { CpuProfile } from "./profile-summary.ts";
@@ -16,13 +16,29 @@ export interface ProfileCase {
   observers: number;
 }
 
+/** `GET /healthz`: what a request costs the Worker beyond the platform's floor, without data. */
+const healthRequests: IntakeRequests = {
+  method: "GET",
+  path: "/healthz",
+  bodies: [],
+  contentType: "application/json",
+  expectedStatus: 200,
+  dataPerRequest: 0,
+};
+
 /**
- * The loads the Worker's isolate is profiled under: the intake's two extremes with no observer,
+ * The loads the Worker's isolate is profiled under: `GET /healthz`, the intake's two extremes with no observer,
  * the delivery target's case, and each agent's requests as the agent-intake section posts them
  * (their metrics are their own, with no observer). Each posts in a closed loop, as the intake
  * section does.
  */
 export const profileCases: readonly ProfileCase[] = [
+  {
+    id: "healthz",
+    title: "`GET /healthz`",
+    requests: () => healthRequests,
+    observers: 0,
+  },
   {
     id: "batched",
     title: "1,000-datum requests, no observers",
@@ -75,6 +91,8 @@ export interface ProfileRun {
   load: LoadResult;
   /** Data accepted while the load ran. */
   data: number;
+  /** Requests answered with success while the load ran. */
+  answered: number;
   /** How long the consumer took after the load until the queue was drained, profiled too. */
   drainSeconds: number;
   profile: CpuProfile;
@@ -100,15 +118,15 @@ export async function runProfileCase(target: ProfileTarget, profileCase: Profile
     const unobserve = await system.observe(metric, receivers);
     try {
       const requests = await profileCase.requests(metric);
-      const post = (forSeconds: number) => postRequests(serviceUrl, requests, { concurrency, seconds: forSeconds });
+      const post = (forSeconds: number) => sendRequests(serviceUrl, requests, { concurrency, seconds: forSeconds });
       await post(warmUpSeconds);
       await drainBacklog(system, drainTimeoutSeconds);
       const { result, profile } = await profiler.profile(async () => {
         const load = await post(seconds);
         return { load, drainSeconds: await drainBacklog(system, drainTimeoutSeconds) };
       });
-      const data = (result.load.requests - result.load.errors) * requests.dataPerRequest;
-      return { ...result, data, profile };
+      const answered = result.load.requests - result.load.errors;
+      return { ...result, data: answered * requests.dataPerRequest, answered, profile };
     } finally {
       await unobserve();
     }

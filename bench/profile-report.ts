@@ -23,10 +23,17 @@ export interface ProfileFigures {
   /** Gaps between samples that no sample counts for. */
   unsampledMs: number;
   byStage: Map<string, number>;
-  /** Busy µs per datum accepted. */
-  perDatum: number;
+  /** Busy µs per datum accepted, or per request answered for a case whose requests hold no data. */
+  perUnit: number;
   /** Busy µs per datum-delivery (data × observers) of the delivery stages alone; NaN without observers. */
   deliveryPathPerDelivery: number;
+}
+
+/** What a case's figures are counted per: its data, or its requests where they hold none. */
+function countedUnit(run: ProfileRun): { count: number; one: string; many: string } {
+  return run.data > 0
+    ? { count: run.data, one: "datum", many: "data" }
+    : { count: run.answered, one: "request", many: "requests" };
 }
 
 export function profileFigures(profileCase: ProfileCase, run: ProfileRun): ProfileFigures {
@@ -40,7 +47,7 @@ export function profileFigures(profileCase: ProfileCase, run: ProfileRun): Profi
     idleMs,
     unsampledMs: unsampledMs(run.profile),
     byStage,
-    perDatum: (busyMs * 1_000) / run.data,
+    perUnit: (busyMs * 1_000) / countedUnit(run).count,
     deliveryPathPerDelivery:
       profileCase.observers === 0 ? Number.NaN : (deliveryMs * 1_000) / (run.data * profileCase.observers),
   };
@@ -75,7 +82,8 @@ export function profileMethodLines(seconds: number, concurrency: number): string
 export function profileCaseLines(profileCase: ProfileCase, run: ProfileRun, figures: ProfileFigures): string[] {
   const { busyMs, byStage } = figures;
   const share = (ms: number) => `${fixed((100 * ms) / busyMs, 1)} %`;
-  const perDatum = (ms: number) => fixed((ms * 1_000) / run.data, 3);
+  const unit = countedUnit(run);
+  const perUnit = (ms: number) => fixed((ms * 1_000) / unit.count, 3);
   const largest = [...byStage].sort((a, b) => b[1] - a[1]).slice(0, 3);
   const errors = run.load.errors > 0 ? `, ${fixed(run.load.errors)} requests failed` : "";
   const perDelivery =
@@ -84,17 +92,17 @@ export function profileCaseLines(profileCase: ProfileCase, run: ProfileRun, figu
       : `, **${fixed((busyMs * 1_000) / (run.data * profileCase.observers), 3)} µs per datum-delivery** ` +
         `(the delivery stages alone: ${fixed(figures.deliveryPathPerDelivery, 3)} µs)`;
   return [
-    `Profile, ${profileCase.title}: **${fixed(run.data / run.load.seconds)} data/s** for ` +
-      `${fixed(run.load.seconds, 1)} s (${fixed(run.data)} data${errors}), then ${fixed(run.drainSeconds, 1)} s until ` +
+    `Profile, ${profileCase.title}: **${fixed(unit.count / run.load.seconds)} ${unit.many}/s** for ` +
+      `${fixed(run.load.seconds, 1)} s (${fixed(unit.count)} ${unit.many}${errors}), then ${fixed(run.drainSeconds, 1)} s until ` +
       `the queue was drained; the isolate busy ${fixed(busyMs)} ms (idle ${fixed(figures.idleMs)} ms, ` +
       `unsampled ${fixed(figures.unsampledMs)} ms), ` +
-      `**${fixed(figures.perDatum, 3)} µs per datum**${perDelivery}.`,
+      `**${fixed(figures.perUnit, 3)} µs per ${unit.one}**${perDelivery}.`,
     "",
     ...markdownTable(
-      ["stage", "ms", "share of busy time", "µs per datum"],
+      ["stage", "ms", "share of busy time", `µs per ${unit.one}`],
       stages.map((stage) => {
         const ms = byStage.get(stage) ?? 0;
-        return [stage, fixed(ms), share(ms), perDatum(ms)];
+        return [stage, fixed(ms), share(ms), perUnit(ms)];
       }),
     ),
     "",

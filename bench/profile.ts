@@ -6,7 +6,7 @@ import { profileCaseLines, profileFigures, profileMethodLines } from "./profile-
 import { withProfiledWorker } from "./profiled-worker.ts";
 
 /*
- * `npm run profile`: one case of the bench's profile section (PROFILE_CASE: batched, single,
+ * `npm run profile`: one case of the bench's profile section (PROFILE_CASE: healthz, batched, single,
  * line-protocol, remote-write, otlp or four-observers, the default) on a Worker of its own, for PROFILE_SECONDS
  * (default 10); prints the section's tables and writes the whole profile for Chrome DevTools.
  */

@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import { readConfig } from "./config";
 import { consumeIntake } from "./delivery/intake-consumer";
 import { consumingBatch } from "./ops/drain";
+import { earlyHealthAnswer } from "./ops/early-health-answer";
 import { collectGarbageNowAndThen } from "./ops/garbage-collection";
 import { usage } from "./ops/usage";
 
@@ -23,7 +24,7 @@ const consumers: Record<string, (batch: MessageBatch, env: Env) => Promise<void>
 export default {
   fetch(request, env, context) {
     collectGarbageNowAndThen();
-    return app.fetch(request, env, context);
+    return earlyHealthAnswer(request, env) ?? app.fetch(request, env, context);
   },
   async queue(batch, env) {
     collectGarbageNowAndThen();

@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { jsonAnswer } from "../contract/answers";
 import type { AppEnv } from "../http/app-env";
+import { health } from "./early-health-answer";
 import { healthSchema } from "./health-schema";
-import { serviceVersion } from "./version";
 
 export const healthRoutes = new Hono<AppEnv>().get(
   "/",
@@ -13,5 +13,6 @@ export const healthRoutes = new Hono<AppEnv>().get(
     description: "Open whatever the authentication settings, also when no token is configured.",
     responses: { 200: jsonAnswer("The service is up.", healthSchema) },
   }),
-  (c) => c.json({ status: "ok" as const, version: serviceVersion }),
+  // The Worker answers a GET before the app (early-health-answer.ts): the app answers HEAD, and describes the route.
+  (c) => c.json(health),
 );
