@@ -1,11 +1,28 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** The Worker's answer on /_local/drain. */
-interface DrainState {
+export interface DrainState {
   draining: boolean;
   intakeRequestsInFlight: number;
   intakeMessagesInFlight: number;
   batchesInFlight: number;
+  /** Consumer batches started since the Worker started. */
+  batchesStarted: number;
+}
+
+/**
+ * The Worker's drain state (GET), or the state once it was asked to drain (POST); undefined from a
+ * Worker without the control route (404).
+ */
+export async function readDrainState(
+  url: string,
+  token: string,
+  method: "GET" | "POST",
+): Promise<DrainState | undefined> {
+  const response = await fetch(`${url}/_local/drain`, { method, headers: { "x-local-control-token": token } });
+  if (response.status === 404) return undefined;
+  if (!response.ok) throw new Error(`${method} /_local/drain answered ${response.status}`);
+  return (await response.json()) as DrainState;
 }
 
 export interface DrainOptions {
@@ -30,12 +47,7 @@ const describe = (state: DrainState) =>
  * Never throws: stopping goes on whatever the Worker answers.
  */
 export async function drainWorker(url: string, token: string, options: DrainOptions): Promise<void> {
-  const call = async (method: "GET" | "POST") => {
-    const response = await fetch(`${url}/_local/drain`, { method, headers: { "x-local-control-token": token } });
-    if (response.status === 404) return undefined;
-    if (!response.ok) throw new Error(`${method} /_local/drain answered ${response.status}`);
-    return (await response.json()) as DrainState;
-  };
+  const call = (method: "GET" | "POST") => readDrainState(url, token, method);
   try {
     const deadline = Date.now() + options.timeoutMs;
     let state = await call("POST");

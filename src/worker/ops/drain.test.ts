@@ -28,17 +28,20 @@ describe("drain", () => {
     vi.restoreAllMocks();
   });
 
-  it("counts the batches under way, also one that fails", async () => {
+  it("counts the batches under way, also one that fails, and every batch started", async () => {
+    const startedBefore = drainProgress().batchesStarted;
     const { opened, open } = gate();
     const first = consumingBatch(() => opened.then(() => "done"));
     const second = consumingBatch(() => Promise.reject(new Error("consumer failed")));
     expect(drainProgress().batchesInFlight).toBe(2);
+    expect(drainProgress().batchesStarted).toBe(startedBefore + 2);
 
     await expect(second).rejects.toThrow("consumer failed");
     expect(drainProgress().batchesInFlight).toBe(1);
     open();
     expect(await first).toBe("done");
     expect(drainProgress().batchesInFlight).toBe(0);
+    expect(drainProgress().batchesStarted).toBe(startedBefore + 2);
   });
 
   it("waits for the intake messages this isolate queued and no consumer acknowledged", () => {

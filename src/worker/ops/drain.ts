@@ -7,6 +7,8 @@ import { usage } from "./usage";
  */
 let draining = false;
 let batchesInFlight = 0;
+/** Consumer batches started: the launcher's watch on the local queue sees it move (tools/start/queue-watchdog.ts). */
+let batchesStarted = 0;
 let intakeRequestsInFlight = 0;
 /** Intake messages a consumer acknowledged: a retried message is not consumed yet. */
 let intakeMessagesConsumed = 0;
@@ -33,6 +35,7 @@ function counted<T>(change: (by: number) => void): (work: () => Promise<T>) => P
 
 /** Wraps a queue batch's consumption, so that a drain knows when none is under way. */
 export function consumingBatch<T>(work: () => Promise<T>): Promise<T> {
+  batchesStarted += 1;
   return counted<T>((by) => {
     batchesInFlight += by;
   })(work);
@@ -52,9 +55,14 @@ export function intakeMessagesAcknowledged(count: number): void {
   intakeMessagesConsumed += count;
 }
 
+/** Intake messages this isolate's consumer acknowledged since it started. */
+export function intakeMessagesAcknowledgedCount(): number {
+  return intakeMessagesConsumed;
+}
+
 /**
  * What a drain still waits for: intake requests under way, messages this isolate queued and no
- * consumer acknowledged yet, and batches under way.
+ * consumer acknowledged yet, and batches under way; and the batches started so far.
  */
 export function drainProgress() {
   return {
@@ -62,5 +70,11 @@ export function drainProgress() {
     intakeRequestsInFlight,
     intakeMessagesInFlight: usage.queueMessagesWritten - intakeMessagesConsumed,
     batchesInFlight,
+    batchesStarted,
   };
+}
+
+/** Consumer batches this isolate started since it started. */
+export function batchesStartedCount(): number {
+  return batchesStarted;
 }

@@ -6,6 +6,7 @@ import { metricStub } from "../../metrics/metric-object";
 import { ruleStub } from "../../rules/rule-object";
 import { ruleRegistry } from "../../rules/rule-registry";
 import type { RuleStatus } from "../../rules/rule-view-schema";
+import { batchesStartedCount, intakeMessagesAcknowledgedCount } from "../drain";
 import { intakeRoutes, type RouteCounts, usage } from "../usage";
 import type { Family, Labels } from "./exposition";
 
@@ -162,6 +163,32 @@ function intakeFamilies(): Family[] {
 }
 
 /**
+ * The intake queue's traffic as this isolate saw it. Under `npm start` one isolate is the whole
+ * service, so written − acknowledged is the local queue's backlog, and a backlog with no batch
+ * started for long is a queue that stopped; deployed, producers and consumers are many isolates.
+ */
+function queueFamilies(): Family[] {
+  const one = (value: number) => [{ labels: {}, value }];
+  return [
+    counter(
+      "tower_intake_queue_messages_written_total",
+      "Intake messages sent to the queue, since this instance started.",
+      one(usage.queueMessagesWritten),
+    ),
+    counter(
+      "tower_intake_queue_messages_acknowledged_total",
+      "Intake messages the consumer acknowledged (their data reached every observer or its backlog), since this instance started.",
+      one(intakeMessagesAcknowledgedCount()),
+    ),
+    counter(
+      "tower_intake_queue_batches_total",
+      "Batches of intake messages the consumer started, since this instance started.",
+      one(batchesStartedCount()),
+    ),
+  ];
+}
+
+/**
  * The service's own state as metric families: per way in what it accepted and refused, per metric the data accepted, per observer its
  * delivery status and state, per rule its windows and outputs, per data collector when it was last heard from. Reads every metric's and rule's
  * object (a few at a time), so a scrape costs one request per metric and per rule.
@@ -196,5 +223,6 @@ export async function serviceStateFamilies(env: Env): Promise<Family[]> {
     ...ruleFamilies(rules),
     ...collectorFamilies(collectors, now),
     ...intakeFamilies(),
+    ...queueFamilies(),
   ];
 }
