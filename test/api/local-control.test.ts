@@ -37,7 +37,7 @@ describe("/_local/drain", () => {
     }
   });
 
-  it("tells how far a drain is, and the batches started, without starting one", async () => {
+  it("tells how far a drain is, and the messages queued and batches started, without starting one", async () => {
     const response = await control("GET");
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
@@ -45,6 +45,7 @@ describe("/_local/drain", () => {
       intakeRequestsInFlight: 0,
       intakeMessagesInFlight: expect.any(Number),
       batchesInFlight: 0,
+      intakeMessagesWritten: expect.any(Number),
       batchesStarted: expect.any(Number),
     });
   });

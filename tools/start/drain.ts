@@ -6,7 +6,8 @@ export interface DrainState {
   intakeRequestsInFlight: number;
   intakeMessagesInFlight: number;
   batchesInFlight: number;
-  /** Consumer batches started since the Worker started. */
+  /** Intake messages sent to the queue, and consumer batches started, since the Worker started. */
+  intakeMessagesWritten: number;
   batchesStarted: number;
 }
 

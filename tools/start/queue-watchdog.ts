@@ -10,32 +10,40 @@ import { type DrainState, readDrainState } from "./drain.ts";
  * queue held.
  */
 
-/** How long messages may wait with no consumer batch started, or under way, before the queue counts as stopped. */
+/** How long messages written after the last batch may wait with no batch started, or under way, before the queue counts as stopped. */
 export const queueStallMs = 60_000;
 /** How often the launcher reads the Worker's queue progress. */
 export const queueWatchIntervalMs = 5_000;
 
 /**
- * Judges successive readings of the queue's progress: stopped once intake messages have waited for
- * `stallMs` while no consumer batch started or was under way. A healthy local queue hands a waiting
- * message to the consumer within its batch timeout (and retries at once), so a minute without a
- * batch is no slow consumer.
+ * Judges successive readings of the queue's progress: stopped once intake messages written after
+ * the last batch started have waited for `stallMs` while no batch started or was under way. A
+ * working local queue hands a message to the consumer within its batch timeout (and a retried one
+ * at once), so a minute without a batch is no slow consumer. Messages written before the last
+ * batch do not count: one that failed all its tries went to the dead-letter queue, never to be
+ * acknowledged, and is no sign of a stopped queue.
  */
 export class QueueStallDetector {
   private batchesStarted = Number.NaN;
-  private movedAt = Number.NaN;
+  private writtenByLastBatch = Number.NaN;
+  private waitingSince: number | undefined;
 
   constructor(private readonly stallMs: number) {}
 
   /** Whether the queue has stopped, as of `progress` read at `now` (ms). */
   stalled(progress: DrainState, now: number): boolean {
-    const waiting = progress.intakeMessagesInFlight > 0 && progress.batchesInFlight === 0;
-    if (!waiting || progress.batchesStarted !== this.batchesStarted) {
+    if (progress.batchesStarted !== this.batchesStarted) {
       this.batchesStarted = progress.batchesStarted;
-      this.movedAt = now;
+      this.writtenByLastBatch = progress.intakeMessagesWritten;
+      this.waitingSince = undefined;
       return false;
     }
-    return now - this.movedAt >= this.stallMs;
+    if (progress.batchesInFlight > 0 || progress.intakeMessagesWritten <= this.writtenByLastBatch) {
+      this.waitingSince = undefined;
+      return false;
+    }
+    this.waitingSince ??= now;
+    return now - this.waitingSince >= this.stallMs;
   }
 }
 

@@ -39,8 +39,8 @@ runLauncher(async () => {
   const restartWorker = async ({ intakeMessagesInFlight }: DrainState) => {
     const journaled = settings!.bindings.INTAKE_JOURNAL !== "false";
     console.error(
-      `launcher: the local queue has handed the consumer nothing for ${queueStallMs / 1000} s while ` +
-        `${intakeMessagesInFlight} intake messages wait: restarting the Worker` +
+      `launcher: the local queue has started no consumer batch for ${queueStallMs / 1000} s although intake ` +
+        `messages were sent to it since its last one (${intakeMessagesInFlight} unacknowledged): restarting the Worker` +
         (journaled ? "; its intake journal sends them again" : "; INTAKE_JOURNAL is off, so they are lost"),
     );
     await worker.dispose();

@@ -44,11 +44,13 @@ describe("drain", () => {
     expect(drainProgress().batchesStarted).toBe(startedBefore + 2);
   });
 
-  it("waits for the intake messages this isolate queued and no consumer acknowledged", () => {
+  it("waits for the intake messages this isolate queued and no consumer acknowledged, and counts those queued", () => {
     const before = drainProgress().intakeMessagesInFlight;
+    const writtenBefore = drainProgress().intakeMessagesWritten;
     usage.queueMessagesWritten += 3;
     usage.queueMessagesRead += 3;
     intakeMessagesAcknowledged(1);
+    expect(drainProgress().intakeMessagesWritten).toBe(writtenBefore + 3);
     expect(drainProgress().intakeMessagesInFlight).toBe(before + 2);
     intakeMessagesAcknowledged(2);
     expect(drainProgress().intakeMessagesInFlight).toBe(before);

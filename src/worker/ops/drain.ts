@@ -62,7 +62,8 @@ export function intakeMessagesAcknowledgedCount(): number {
 
 /**
  * What a drain still waits for: intake requests under way, messages this isolate queued and no
- * consumer acknowledged yet, and batches under way; and the batches started so far.
+ * consumer acknowledged yet, and batches under way; and the messages queued and batches started
+ * so far, by which the launcher sees whether the local queue moves.
  */
 export function drainProgress() {
   return {
@@ -70,6 +71,7 @@ export function drainProgress() {
     intakeRequestsInFlight,
     intakeMessagesInFlight: usage.queueMessagesWritten - intakeMessagesConsumed,
     batchesInFlight,
+    intakeMessagesWritten: usage.queueMessagesWritten,
     batchesStarted,
   };
 }
