@@ -27,14 +27,15 @@ export interface WorkerSettings {
 
 /**
  * What `npm start` and `npm run dev` share: reads the settings, checks that both ports are free,
- * starts the relay child, then the Worker with `startWorker`. Nothing is started when a setting is
- * bad (the launcher's, the relay's, or one the Worker would refuse) or a port is taken, and the
- * relay is stopped again when the Worker fails to start.
+ * starts the relay child, then the Worker with `startWorker`, and returns both with the Worker's
+ * settings (for a restart). Nothing is started when a setting is bad (the launcher's, the relay's,
+ * or one the Worker would refuse) or a port is taken, and the relay is stopped again when the
+ * Worker fails to start.
  */
 export async function launch<W>(
   env: NodeJS.ProcessEnv,
   startWorker: (settings: WorkerSettings) => Promise<W>,
-): Promise<{ relay: RelayChild; worker: W }> {
+): Promise<{ relay: RelayChild; worker: W; settings: WorkerSettings }> {
   const { PORT: port, LOG_LEVEL: consoleLevel } = readSettings(launcherSettings, env, "launcher");
   const { devVars } = await wranglerView();
   if (Object.keys(devVars).length > 0)
@@ -51,8 +52,9 @@ export async function launch<W>(
     { what: "the relay", host: relayConfig.host, port: relayConfig.port },
   ]);
   const relay = await startRelayChild(relayEnv, relayConfig);
+  const settings: WorkerSettings = { port, stateDir: stateDirectory(env), bindings, consoleLevel };
   try {
-    return { relay, worker: await startWorker({ port, stateDir: stateDirectory(env), bindings, consoleLevel }) };
+    return { relay, worker: await startWorker(settings), settings };
   } catch (error) {
     await relay.stop();
     throw error;

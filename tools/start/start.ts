@@ -25,26 +25,22 @@ runLauncher(async () => {
       consoleLevel,
       build,
     });
-  let settings: WorkerSettings | undefined;
-  const launched = await launch(process.env, (chosen) => {
-    settings = chosen;
-    return startWorker(chosen);
-  });
-  const { relay } = launched;
+  const launched = await launch(process.env, (settings) => startWorker(settings));
+  const { relay, settings } = launched;
   let { worker } = launched;
   // What a crash left unconsumed goes to the queue again before clients are told the service is up.
   await replayIntakeJournal(worker.url, controlToken, console.error);
   console.log(`tower-edge listening on ${worker.url} (Ctrl-C stops it)`);
 
   const restartWorker = async ({ intakeMessagesInFlight }: DrainState) => {
-    const journaled = settings!.bindings.INTAKE_JOURNAL !== "false";
+    const journaled = settings.bindings.INTAKE_JOURNAL !== "false";
     console.error(
       `launcher: the local queue has started no consumer batch for ${queueStallMs / 1000} s although intake ` +
         `messages were sent to it since its last one (${intakeMessagesInFlight} unacknowledged): restarting the Worker` +
         (journaled ? "; its intake journal sends them again" : "; INTAKE_JOURNAL is off, so they are lost"),
     );
     await worker.dispose();
-    worker = await startWorker(settings!, false);
+    worker = await startWorker(settings, false);
     await replayIntakeJournal(worker.url, controlToken, console.error);
     console.error(`launcher: the Worker listens again on ${worker.url}`);
   };
