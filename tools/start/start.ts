@@ -25,7 +25,7 @@ runLauncher(async () => {
       consoleLevel,
       build,
     });
-  const launched = await launch(process.env, (settings) => startWorker(settings));
+  const launched = await launch(process.env, startWorker);
   const { relay, settings } = launched;
   let { worker } = launched;
   // What a crash left unconsumed goes to the queue again before clients are told the service is up.

@@ -55,11 +55,6 @@ export function intakeMessagesAcknowledged(count: number): void {
   intakeMessagesConsumed += count;
 }
 
-/** Intake messages this isolate's consumer acknowledged since it started. */
-export function intakeMessagesAcknowledgedCount(): number {
-  return intakeMessagesConsumed;
-}
-
 /**
  * What a drain still waits for: intake requests under way, messages this isolate queued and no
  * consumer acknowledged yet, and batches under way; and the messages queued and batches started
@@ -74,9 +69,4 @@ export function drainProgress() {
     intakeMessagesWritten: usage.queueMessagesWritten,
     batchesStarted,
   };
-}
-
-/** Consumer batches this isolate started since it started. */
-export function batchesStartedCount(): number {
-  return batchesStarted;
 }

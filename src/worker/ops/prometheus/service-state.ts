@@ -6,7 +6,7 @@ import { metricStub } from "../../metrics/metric-object";
 import { ruleStub } from "../../rules/rule-object";
 import { ruleRegistry } from "../../rules/rule-registry";
 import type { RuleStatus } from "../../rules/rule-view-schema";
-import { batchesStartedCount, intakeMessagesAcknowledgedCount } from "../drain";
+import { drainProgress } from "../drain";
 import { intakeRoutes, type RouteCounts, usage } from "../usage";
 import type { Family, Labels } from "./exposition";
 
@@ -168,22 +168,23 @@ function intakeFamilies(): Family[] {
  * started for long is a queue that stopped; deployed, producers and consumers are many isolates.
  */
 function queueFamilies(): Family[] {
+  const { intakeMessagesWritten, intakeMessagesInFlight, batchesStarted } = drainProgress();
   const one = (value: number) => [{ labels: {}, value }];
   return [
     counter(
       "tower_intake_queue_messages_written_total",
       "Intake messages sent to the queue, since this instance started.",
-      one(usage.queueMessagesWritten),
+      one(intakeMessagesWritten),
     ),
     counter(
       "tower_intake_queue_messages_acknowledged_total",
       "Intake messages the consumer acknowledged (their data reached every observer or its backlog), since this instance started.",
-      one(intakeMessagesAcknowledgedCount()),
+      one(intakeMessagesWritten - intakeMessagesInFlight),
     ),
     counter(
       "tower_intake_queue_batches_total",
       "Batches of intake messages the consumer started, since this instance started.",
-      one(batchesStartedCount()),
+      one(batchesStarted),
     ),
   ];
 }
