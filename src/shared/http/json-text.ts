@@ -1,4 +1,5 @@
 import { ApiError } from "../problems.ts";
+import { releaseBytes } from "../release-bytes.ts";
 import { utf8BodyText } from "../utf8.ts";
 
 /** The deepest nesting of arrays and objects a body may have; no request of the API needs more than a few levels. */
@@ -25,9 +26,14 @@ function depthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** A request body's text, which must be UTF-8. */
+/** A request body's text, which must be UTF-8; the body's bytes are released once decoded. */
 export async function readBodyText(request: Request): Promise<string> {
-  return decodeUtf8(await request.arrayBuffer());
+  const bytes = await request.arrayBuffer();
+  try {
+    return decodeUtf8(bytes);
+  } finally {
+    releaseBytes(bytes);
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { joinChunks } from "../../../shared/chunks";
 import { ApiError } from "../../../shared/problems";
+import { releaseBytes } from "../../../shared/release-bytes";
 
 /** Where a decompressed body would pass the limit: the request is refused whole (413). */
 export function decompressedTooLarge(maxBytes: number): ApiError {
@@ -35,13 +36,14 @@ export async function gunzip(compressed: Uint8Array, maxBytes: number): Promise<
   return joinChunks(chunks, size);
 }
 
-/** The decoders of the `Content-Encoding`s a route takes besides gzip and none. */
+/** The decoders of the `Content-Encoding`s a route takes besides gzip and none; each returns new bytes. */
 export type BodyDecoders = Record<string, (bytes: Uint8Array, maxBytes: number) => Uint8Array>;
 
 /**
  * A request's body as the agent encoded it, decompressed as its `Content-Encoding` says (gzip on
  * every route, others as the route adds them), at most `maxBytes` once decompressed; 415 for an
- * encoding the route does not take.
+ * encoding the route does not take. A compressed body's bytes are released once decoded; read what
+ * this returns with `readThenRelease`.
  */
 export async function decodedBody(
   request: Request,
@@ -54,12 +56,29 @@ export async function decodedBody(
     if (bytes.byteLength > maxBytes) throw decompressedTooLarge(maxBytes);
     return bytes;
   }
-  if (encoding === "gzip" || encoding === "x-gzip") return gunzip(bytes, maxBytes);
-  const decode = decoders[encoding];
-  if (decode) return decode(bytes, maxBytes);
+  const decode = encoding === "gzip" || encoding === "x-gzip" ? gunzip : decoders[encoding];
+  if (decode) {
+    try {
+      return await decode(bytes, maxBytes);
+    } finally {
+      releaseBytes(bytes.buffer);
+    }
+  }
   const accepted = ["gzip", ...Object.keys(decoders)].join(", ");
   throw new ApiError(
     "unsupported-media-type",
     `Content-Encoding ${JSON.stringify(encoding)} is not supported here; send the body uncompressed or as ${accepted}.`,
   );
+}
+
+/**
+ * What `read` makes of a decoded body, the body's bytes released once read (`releaseBytes`): the
+ * readers keep no view of them, so a busy isolate holds only the bodies it is reading.
+ */
+export function readThenRelease<T>(body: Uint8Array, read: (body: Uint8Array) => T): T {
+  try {
+    return read(body);
+  } finally {
+    releaseBytes(body.buffer);
+  }
 }

@@ -6,7 +6,7 @@ import { answered, emptyAnswer, problemReference } from "../../contract/answers"
 import type { AppEnv } from "../../http/app-env";
 import type { IntakeRoute } from "../../ops/usage";
 import { acceptReading, agentHandler, describeRefusals, type ErrorAnswer } from "../common/agent-intake";
-import { decodedBody } from "../common/decompress";
+import { decodedBody, readThenRelease } from "../common/decompress";
 import { agentLimitsDescription, overloadAnswer, seriesKeyParameters } from "../common/route-documentation";
 import { influxV1Error, influxV1ErrorSchema, influxV2Error, influxV2ErrorSchema } from "./influx-answers";
 import { type LinePrecision, parseLineProtocol } from "./parser";
@@ -33,7 +33,7 @@ function writeHandler(
   return agentHandler(answer, async (c) => {
     const config = c.get("config");
     const precision = precisionOf(c.req.query("precision"));
-    const text = bodyText(await decodedBody(c.req.raw, config.MAX_DECOMPRESSED_BYTES));
+    const text = readThenRelease(await decodedBody(c.req.raw, config.MAX_DECOMPRESSED_BYTES), bodyText);
     const parsed = parseLineProtocol(text, precision, Date.now(), config.MAX_AGENT_DATA_PER_REQUEST);
     const outcome = await acceptReading(c, route, { ...parsed, refusedTotal: parsed.refusedLines }, primaryTags);
     if (outcome.refusedTotal === 0) return c.body(null, 204);
