@@ -81,6 +81,9 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
         modules: [{ type: "ESModule", path: entry }],
         bindings: { ...workerOptions.bindings, ...options.bindings },
         unsafeDirectSockets: [{ host: "127.0.0.1", port: options.port }],
+        // The Worker's fetches go out as it makes them, not through a Worker of Miniflare's that
+        // strips a CF-Connecting-IP header they never carry (the Worker forwards no request).
+        stripCfConnectingIp: false,
       }),
     });
     await miniflare.ready;
