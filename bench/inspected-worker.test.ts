@@ -3,7 +3,7 @@ import { withInspectedWorker } from "./inspected-worker.ts";
 import { connectIsolateHeaps } from "./isolate-heaps.ts";
 
 it("runs a Worker of its own whose workerd and isolates' heaps can be read", async () => {
-  await withInspectedWorker("test", async ({ serviceUrl, inspectorPort, runtime }) => {
+  await withInspectedWorker("test", {}, async ({ serviceUrl, inspectorPort, runtime }) => {
     expect((await fetch(`${serviceUrl}/healthz`)).status).toBe(200);
     expect(runtime.pids).toHaveLength(1);
     expect(runtime.residentBytes()).toBeGreaterThan(0);

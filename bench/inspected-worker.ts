@@ -22,7 +22,10 @@ const workerdPids = () =>
 const inspectorPortAttempts = 3;
 
 /** The Worker on a port workerd picks, with its inspector on a port found free. */
-async function startWithInspector(stateDir: string): Promise<{ worker: LocalWorker; inspectorPort: number }> {
+async function startWithInspector(
+  stateDir: string,
+  bindings: Record<string, string>,
+): Promise<{ worker: LocalWorker; inspectorPort: number }> {
   for (let attempt = 1; ; attempt += 1) {
     const inspectorPort = await freePort();
     try {
@@ -31,7 +34,7 @@ async function startWithInspector(stateDir: string): Promise<{ worker: LocalWork
         stateDir,
         verbose: false,
         inspectorPort,
-        bindings: { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true" },
+        bindings: { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true", ...bindings },
       });
       return { worker, inspectorPort };
     } catch (error) {
@@ -42,15 +45,19 @@ async function startWithInspector(stateDir: string): Promise<{ worker: LocalWork
 }
 
 /**
- * Runs `use` on a Worker of its own, as `npm start` runs it but with workerd's inspector open, and
- * stops it after. Measurements through the inspector have a Worker to themselves: an open
- * inspector may cost the isolate time, which the other measurements must not carry, and a fresh
- * workerd's memory carries nothing of earlier sections.
+ * Runs `use` on a Worker of its own, as `npm start` runs it but with workerd's inspector open and
+ * `bindings` added to the bench's, and stops it after. Measurements through the inspector have a
+ * Worker to themselves: an open inspector may cost the isolate time, which the other measurements
+ * must not carry, and a fresh workerd's memory carries nothing of earlier sections.
  */
-export async function withInspectedWorker<T>(name: string, use: (worker: InspectedWorker) => Promise<T>): Promise<T> {
+export async function withInspectedWorker<T>(
+  name: string,
+  bindings: Record<string, string>,
+  use: (worker: InspectedWorker) => Promise<T>,
+): Promise<T> {
   const stateDir = await mkdtemp(join(tmpdir(), `tower-edge-${name}-`));
   const before = workerdPids();
-  const { worker, inspectorPort } = await startWithInspector(stateDir);
+  const { worker, inspectorPort } = await startWithInspector(stateDir, bindings);
   const system = towerEdge(worker.url);
   try {
     const runtime = new ProcessGroup(

@@ -11,7 +11,7 @@ export interface ProfiledWorker {
 
 /** Runs `use` on a Worker of its own (see withInspectedWorker) with the profiler connected to its isolate. */
 export async function withProfiledWorker<T>(use: (worker: ProfiledWorker) => Promise<T>): Promise<T> {
-  return withInspectedWorker("profile", async ({ serviceUrl, system, inspectorPort }) => {
+  return withInspectedWorker("profile", {}, async ({ serviceUrl, system, inspectorPort }) => {
     const profiler = await connectIsolateProfiler(inspectorPort);
     try {
       return await use({ serviceUrl, system, profiler });

@@ -16,6 +16,8 @@ const growthWindowSeconds = 20 * 60;
 const maxResidentMiB = 200;
 /** ...and grows less than this over the growth window. */
 const maxGrowthPercent = 5;
+/** `npm start` journals its intake (its queue is held in memory); the soak's Worker does too. */
+const asUnderNpmStart = { INTAKE_JOURNAL: "true" };
 const waits: DeliveryWaits = { settleTimeoutSeconds: 120, quietSeconds: 10, drainTimeoutSeconds: 300 };
 const mebibyte = 2 ** 20;
 /** The Worker's name in wrangler.toml, which names its isolate. */
@@ -107,7 +109,7 @@ export const soakSection: BenchSection = async ({ settings, processes, targets, 
     `soak: ${fixed(soakRate)} data/s to ${observers} HTTP observers for ${warmUpSeconds} s of warm-up and ` +
       `${fixed(soakSeconds)} s, reading memory every ${readEverySeconds} s`,
   );
-  return withInspectedWorker("soak", async ({ system, inspectorPort, runtime }) => {
+  return withInspectedWorker("soak", asUnderNpmStart, async ({ system, inspectorPort, runtime }) => {
     const heaps = await connectIsolateHeaps(inspectorPort, workerName);
     try {
       const read = async (at: number): Promise<SoakReading> => ({
@@ -165,7 +167,8 @@ export const soakSection: BenchSection = async ({ settings, processes, targets, 
       });
       const cpu = result.cpuSeconds;
       return [
-        `Soak: on a Worker of its own (a fresh workerd, ${runtime.describe()}, its inspector open), an open loop ` +
+        `Soak: on a Worker of its own (a fresh workerd, ${runtime.describe()}, its inspector open, its intake ` +
+          "journaled as under `npm start`), an open loop " +
           `posts ${fixed(soakRate)} data/s in requests of ${fixed(dataPerRequest)} to one metric with ${observers} HTTP ` +
           `observers (INFLUXDB) for ${warmUpSeconds} s of warm-up and then ${fixed(soakSeconds)} s. Every ` +
           `${readEverySeconds} s from the warm-up's end the bench reads workerd's resident memory (VmRSS in /proc) ` +

@@ -10,11 +10,13 @@ import { projectRoot } from "./project.ts";
  * The V8 flags of every local workerd. Under a steady load V8 lets a busy isolate hold several
  * times the heap it keeps alive: it collects the old generation only near limits sized for much
  * larger heaps. `--expose-gc` lets the Worker collect its garbage now and then itself
- * (ops/garbage-collection.ts). No flag caps a heap: an isolate that needs more still gets it. A
- * smaller young generation (`--max-semi-space-size`) would hold less still, but makes the agents'
- * intake markedly slower.
+ * (ops/garbage-collection.ts). `--minor-ms` collects the young generation by marking and sweeping
+ * it in place instead of copying it between two halves, so the isolate holds no second half in
+ * reserve. No flag caps a heap: an isolate that needs more still gets it. A smaller young
+ * generation (`--max-semi-space-size`) would hold less still, but makes the agents' intake
+ * markedly slower.
  */
-export const workerdV8Flags = ["--expose-gc"];
+export const workerdV8Flags = ["--expose-gc", "--minor-ms"];
 
 const configFilterSource = fileURLToPath(new URL("workerd-config-filter.ts", import.meta.url));
 const wrapperScript = fileURLToPath(new URL("workerd-wrapper.sh", import.meta.url));
