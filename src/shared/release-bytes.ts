@@ -9,3 +9,15 @@
 export function releaseBytes(buffer: ArrayBufferLike): void {
   if (buffer instanceof ArrayBuffer) (buffer as { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
 }
+
+/**
+ * What `read` makes of a body's bytes, the bytes released once read, whether `read` succeeded or
+ * not. `read` must keep no view of them.
+ */
+export function readThenRelease<T>(body: Uint8Array, read: (body: Uint8Array) => T): T {
+  try {
+    return read(body);
+  } finally {
+    releaseBytes(body.buffer);
+  }
+}

@@ -1,12 +1,12 @@
 import { ApiError } from "../problems.ts";
-import { releaseBytes } from "../release-bytes.ts";
+import { readThenRelease } from "../release-bytes.ts";
 import { utf8BodyText } from "../utf8.ts";
 
 /** The deepest nesting of arrays and objects a body may have; no request of the API needs more than a few levels. */
 export const maxJsonDepth = 64;
 
 /** The body's text; bytes that are not UTF-8 are refused. */
-function decodeUtf8(bytes: ArrayBuffer): string {
+function decodeUtf8(bytes: Uint8Array): string {
   const text = utf8BodyText(bytes);
   if (text === undefined) throw new ApiError("malformed-json", "The body is not valid UTF-8.");
   return text;
@@ -28,12 +28,7 @@ function depthExceeds(value: unknown, limit: number): boolean {
 
 /** A request body's text, which must be UTF-8; the body's bytes are released once decoded. */
 export async function readBodyText(request: Request): Promise<string> {
-  const bytes = await request.arrayBuffer();
-  try {
-    return decodeUtf8(bytes);
-  } finally {
-    releaseBytes(bytes);
-  }
+  return readThenRelease(new Uint8Array(await request.arrayBuffer()), decodeUtf8);
 }
 
 /**

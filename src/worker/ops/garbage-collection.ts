@@ -19,7 +19,7 @@ export interface CollectionPace {
   busyEventsPerSecond: number;
 }
 
-export const collectionPace: CollectionPace = { intervalMs: 250, busyIntervalMs: 1_000, busyEventsPerSecond: 60 };
+const collectionPace: CollectionPace = { intervalMs: 250, busyIntervalMs: 1_000, busyEventsPerSecond: 60 };
 
 /**
  * Calls `collect` at the `pace`, measured with `now`, whenever the returned function is called: on

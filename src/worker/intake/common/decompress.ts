@@ -43,7 +43,7 @@ export type BodyDecoders = Record<string, (bytes: Uint8Array, maxBytes: number) 
  * A request's body as the agent encoded it, decompressed as its `Content-Encoding` says (gzip on
  * every route, others as the route adds them), at most `maxBytes` once decompressed; 415 for an
  * encoding the route does not take. A compressed body's bytes are released once decoded; read what
- * this returns with `readThenRelease`.
+ * this returns with `readThenRelease`, since the readers keep no view of it.
  */
 export async function decodedBody(
   request: Request,
@@ -69,16 +69,4 @@ export async function decodedBody(
     "unsupported-media-type",
     `Content-Encoding ${JSON.stringify(encoding)} is not supported here; send the body uncompressed or as ${accepted}.`,
   );
-}
-
-/**
- * What `read` makes of a decoded body, the body's bytes released once read (`releaseBytes`): the
- * readers keep no view of them, so a busy isolate holds only the bodies it is reading.
- */
-export function readThenRelease<T>(body: Uint8Array, read: (body: Uint8Array) => T): T {
-  try {
-    return read(body);
-  } finally {
-    releaseBytes(body.buffer);
-  }
 }

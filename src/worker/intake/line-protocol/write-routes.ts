@@ -1,12 +1,13 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { ApiError } from "../../../shared/problems";
+import { readThenRelease } from "../../../shared/release-bytes";
 import { utf8BodyText } from "../../../shared/utf8";
 import { answered, emptyAnswer, problemReference } from "../../contract/answers";
 import type { AppEnv } from "../../http/app-env";
 import type { IntakeRoute } from "../../ops/usage";
 import { acceptReading, agentHandler, describeRefusals, type ErrorAnswer } from "../common/agent-intake";
-import { decodedBody, readThenRelease } from "../common/decompress";
+import { decodedBody } from "../common/decompress";
 import { agentLimitsDescription, overloadAnswer, seriesKeyParameters } from "../common/route-documentation";
 import { influxV1Error, influxV1ErrorSchema, influxV2Error, influxV2ErrorSchema } from "./influx-answers";
 import { type LinePrecision, parseLineProtocol } from "./parser";

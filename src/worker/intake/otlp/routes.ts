@@ -3,11 +3,12 @@ import { describeRoute } from "hono-openapi";
 import { z } from "zod";
 import { assertJsonDepth, parseJsonText } from "../../../shared/http/json-text";
 import { ApiError } from "../../../shared/problems";
+import { readThenRelease } from "../../../shared/release-bytes";
 import { utf8BodyText } from "../../../shared/utf8";
 import { answered } from "../../contract/answers";
 import type { AppEnv } from "../../http/app-env";
 import { acceptReading, agentHandler, describeRefusals } from "../common/agent-intake";
-import { decodedBody, readThenRelease } from "../common/decompress";
+import { decodedBody } from "../common/decompress";
 import { ProtobufError } from "../common/protobuf-reader";
 import { agentLimitsDescription, overloadAnswer, seriesKeyParameters } from "../common/route-documentation";
 import {
@@ -167,7 +168,7 @@ export const otlpMetricsRoutes = new Hono<AppEnv>().post(
       }
       const config = c.get("config");
       const body = await decodedBody(c.req.raw, config.MAX_DECOMPRESSED_BYTES);
-      const reading = readThenRelease(body, () => readRequest(encoding, body, config.MAX_AGENT_DATA_PER_REQUEST));
+      const reading = readThenRelease(body, (bytes) => readRequest(encoding, bytes, config.MAX_AGENT_DATA_PER_REQUEST));
       const outcome = await acceptReading(
         c,
         "/otlp/v1/metrics",

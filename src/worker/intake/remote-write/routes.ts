@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { ApiError } from "../../../shared/problems";
+import { readThenRelease } from "../../../shared/release-bytes";
 import { emptyAnswer, problemReference } from "../../contract/answers";
 import type { AppEnv } from "../../http/app-env";
 import { acceptReading, agentHandler, describeRefusals } from "../common/agent-intake";
-import { decodedBody, readThenRelease } from "../common/decompress";
+import { decodedBody } from "../common/decompress";
 import { ProtobufError } from "../common/protobuf-reader";
 import { agentLimitsDescription, overloadAnswer, seriesKeyParameters } from "../common/route-documentation";
 import { decodeSnappyBlock, SnappyError } from "./snappy";
@@ -104,7 +105,7 @@ export const remoteWriteRoutes = new Hono<AppEnv>().post(
     const config = c.get("config");
     assertVersion1(c.req.header("content-type"));
     const body = await decodedBody(c.req.raw, config.MAX_DECOMPRESSED_BYTES, { snappy });
-    const reading = readThenRelease(body, () => writeRequest(body, config.MAX_AGENT_DATA_PER_REQUEST));
+    const reading = readThenRelease(body, (bytes) => writeRequest(bytes, config.MAX_AGENT_DATA_PER_REQUEST));
     const outcome = await acceptReading(c, "/api/v1/write", reading, primaryLabels);
     if (outcome.refusedTotal === 0) return c.body(null, 204);
     throw new ApiError(
