@@ -67,6 +67,8 @@ const workerTestsOwningTheirRuntime = [
   "test/api/observer-operations.test.ts",
   "test/api/observer-retry.test.ts",
   "test/api/secrets.test.ts",
+  "src/worker/observers/selector-observers.test.ts",
+  "src/worker/delivery/backend-answers.test.ts",
 ];
 
 /** Vars as in local development: open, observers allowed on private addresses. */

@@ -27,6 +27,7 @@ const problemKinds = {
   internal: { status: 500, title: "Internal server error" },
   "not-configured": { status: 503, title: "Service not configured" },
   unavailable: { status: 503, title: "Service unavailable" },
+  "loop-detected": { status: 508, title: "Loop detected" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof problemKinds;

@@ -22,6 +22,7 @@ import { monitoringDataRoutes } from "./intake/routes";
 import { metricRoutes } from "./metrics/metric-routes";
 import { observerRoutes } from "./metrics/observer-routes";
 import { resourceRoutes } from "./model/routes";
+import { selectorObserverRoutes } from "./observers/observer-routes";
 import { healthRoutes } from "./ops/health-routes";
 import { localControlRoutes } from "./ops/local-control-routes";
 import { prometheusRoutes } from "./ops/prometheus/prometheus-routes";
@@ -56,6 +57,7 @@ function createApi() {
     .route("/healthz", healthRoutes)
     .route("/metrics", metricRoutes)
     .route("/metrics/:id/observers", observerRoutes)
+    .route("/observers", selectorObserverRoutes)
     .route("/resources", resourceRoutes)
     .route("/monitoring-rules", ruleRoutes)
     .route("/monitoringdata", monitoringDataRoutes)

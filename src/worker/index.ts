@@ -11,6 +11,7 @@ export { IntakeJournal } from "./intake/journal/intake-journal";
 export { MetricCatalog } from "./metrics/metric-catalog";
 export { MetricObject } from "./metrics/metric-object";
 export { KnowledgeBase } from "./model/knowledge-base";
+export { SelectorObserverObject } from "./observers/selector-observer-object";
 export { RuleObject } from "./rules/rule-object";
 export { RuleRegistry } from "./rules/rule-registry";
 

@@ -1,13 +1,23 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import packageJson from "../../package.json";
+import { metricCatalogStub } from "../../src/worker/metrics/metric-catalog";
 import { clientAt } from "./support/client";
 import { prefixes, request } from "./support/http";
+import { uuid } from "./support/metrics";
 
 describe("GET /healthz", () => {
-  it.each(prefixes)("answers 200 with the version under %o", async (prefix) => {
+  it.each(prefixes)("answers 200 with the version and the instance id under %o", async (prefix) => {
     const response = await clientAt(prefix).healthz.$get();
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok", version: packageJson.version });
+    expect(await response.json()).toEqual({ status: "ok", version: packageJson.version, instance: uuid });
+  });
+
+  it("names the same instance in every answer, the one the metric catalog keeps on disk", async () => {
+    const kept = await metricCatalogStub(env).instanceId();
+    for (const path of ["/healthz", "/v1/healthz", "/healthz/", "/healthz"]) {
+      expect(await (await request("GET", path)).json()).toMatchObject({ instance: kept });
+    }
   });
 });
 

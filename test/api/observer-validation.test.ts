@@ -6,7 +6,8 @@ import { addObserver, declareMetric, listObservers, observersPath, uuid } from "
 const metric = "validated";
 const detail = "The request has problems; see errors.";
 
-const formatMessage = "The format must be one of RDF/JSON, TOWER/JSON, GRAPHITE, INFLUXDB (in any case).";
+const formatMessage =
+  "The format must be one of RDF/JSON, TOWER/JSON, GRAPHITE, INFLUXDB, PROMETHEUS, OTLP, OTLP/JSON (in any case).";
 const protocolMessage = "The protocol must be one of HTTP, TCP, UDP (in any case).";
 const urlMessage = "The callbackUrl must be an absolute http or https URL.";
 const hostMessage = "The observerHost must be an IP address or a DNS host name.";

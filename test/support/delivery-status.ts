@@ -4,6 +4,7 @@ export const noDeliveriesYet = {
   failed: 0,
   dead: 0,
   dropped: 0,
+  rejected: 0,
   lost: 0,
   backlog: 0,
   oldestBacklogAt: null,

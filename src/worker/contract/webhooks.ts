@@ -11,7 +11,10 @@ import { answered } from "./answers";
  * the content type its serializer gives. TCP and UDP observers receive the same bytes via the relay.
  */
 
-const payloads: Record<ObserverFormat, z.ZodType> = {
+/** A protobuf body, which JSON Schema describes as bytes only. */
+const binaryPayload = (description: string) => ({ type: "string", format: "binary", description });
+
+const payloads: Record<ObserverFormat, z.ZodType | ReturnType<typeof binaryPayload>> = {
   "RDF/JSON": rdfJsonDataSchema([monitoringDataNamespace]).meta({
     id: "RdfJsonPayload",
     description:
@@ -41,14 +44,32 @@ const payloads: Record<ObserverFormat, z.ZodType> = {
     }),
   INFLUXDB: z
     .string()
-    .regex(/^(?:.+,resourceId=.+ value=\S+ -?\d+\n)+$/)
+    .regex(/^(?:\S.* \S+ -?\d+\n)+$/)
     .meta({
       id: "InfluxDbPayload",
       description:
-        "InfluxDB line protocol, one line per datum: `<metric>,resourceId=<resourceId> value=<value> <nanoseconds>`. " +
-        "Data without a valid line (non-finite values, times outside 1677-2262, …) are left out.",
-      examples: ["cpu,resourceId=frontend\\ 1 value=0.11416644992590952 1409223851698000000\n"],
+        "InfluxDB line protocol. Data that came as line protocol go out as the points they were (measurement, tags " +
+        "sorted, fields with their types, the fields of one series and time in one line); other data with labels as " +
+        "`<metric>,<labels> value=<value> <nanoseconds>`; data without labels as " +
+        "`<metric>,resourceId=<resourceId> value=<value> <nanoseconds>`. Data without a valid line (non-finite " +
+        "values, times outside 1677-2262, …) are left out.",
+      examples: [
+        "cpu,resourceId=frontend\\ 1 value=0.11416644992590952 1409223851698000000\n",
+        "cpu,cpu=cpu0,host=vm1 usage_idle=90,usage_user=4i 1409223851698000000\n",
+      ],
     }),
+  PROMETHEUS: binaryPayload(
+    "Prometheus remote write 1.0: a snappy-compressed (block format) protobuf WriteRequest, with " +
+      "Content-Encoding: snappy and X-Prometheus-Remote-Write-Version: 0.1.0; at most 2,000 samples a request.",
+  ),
+  OTLP: binaryPayload(
+    "An OTLP/HTTP ExportMetricsServiceRequest in protobuf: each datum a gauge data point of a metric of its name, " +
+      "its labels as attributes (resource=<resourceId> for data without labels).",
+  ),
+  "OTLP/JSON": z.strictObject({ resourceMetrics: z.array(z.looseObject({})) }).meta({
+    id: "OtlpJsonPayload",
+    description: "The same ExportMetricsServiceRequest as OTLP, in the OTLP JSON mapping.",
+  }),
 };
 
 const header = (name: string, required: boolean, description: string, pattern: string) => ({
@@ -98,7 +119,11 @@ export async function webhookDocumentation() {
   const webhooks: Record<string, object> = {};
   let schemas: Record<string, object> = {};
   for (const format of observerFormats) {
-    const converted = await answered(payloads[format]).toOpenAPISchema();
+    const payload = payloads[format];
+    const converted =
+      payload instanceof z.ZodType
+        ? await answered(payload).toOpenAPISchema()
+        : { schema: payload, components: undefined };
     schemas = { ...schemas, ...converted.components?.schemas };
     webhooks[format] = {
       post: {

@@ -1,4 +1,5 @@
 import { type DeliveryAttemptLine, deliveryAttemptEvent } from "../../shared/delivery-attempt-line";
+import { runsData } from "./metric-runs";
 import type { AttemptReport, DeliveryResult } from "./vocabulary";
 
 /**
@@ -7,24 +8,26 @@ import type { AttemptReport, DeliveryResult } from "./vocabulary";
  * an observer or a webhook id across attempts without the API.
  */
 export function reportAttempt(result: DeliveryResult, at: number): AttemptReport {
-  const { delivery, ok, gone, deferred, error, httpStatus, retryAfterSeconds, latencyMs } = result;
+  const { delivery, ok, gone, deferred, refused, rejected, error, httpStatus, retryAfterSeconds, latencyMs } = result;
   const report: AttemptReport = {
     observerId: delivery.target.id,
     ok,
     ...(gone ? { gone } : {}),
     ...(deferred ? { deferred } : {}),
+    ...(refused ? { refused } : {}),
+    ...(rejected ? { rejected } : {}),
     ...(error === undefined ? {} : { error }),
     ...(httpStatus === undefined ? {} : { httpStatus }),
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     latencyMs,
-    data: delivery.rows.length,
+    data: runsData(delivery.runs),
     webhookId: delivery.webhookId,
     attempt: delivery.attempt,
     at,
   };
   const line: DeliveryAttemptLine = {
     event: deliveryAttemptEvent,
-    metric: delivery.metric,
+    metric: delivery.runs.length === 1 ? delivery.runs[0]![0] : "",
     protocol: delivery.target.protocol,
     format: delivery.target.format,
     ...report,

@@ -5,6 +5,7 @@ import { counting } from "../../../test/api/support/durable-object-requests";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import { readConfig } from "../config";
 import type { DatumRow } from "../intake/datum";
+import { rowsJson } from "../intake/row-json";
 import { BacklogStore } from "../metrics/backlog-store";
 import { metricStub } from "../metrics/metric-object";
 import type { ObserverRegistration } from "../metrics/observer-schema";
@@ -90,7 +91,7 @@ describe("deliverBatch", () => {
     expect(await statusOf("ordered", takingId)).toMatchObject({ delivered: maxDataPerPayload + 1, backlog: 0 });
     expect(await statusOf("ordered", failingId)).toMatchObject({ failed: 1, backlog: maxDataPerPayload + 1 });
     const backlog = await runInDurableObject(env.METRIC.getByName("ordered"), (_, state) => {
-      const store = new BacklogStore(state.storage.sql);
+      const store = new BacklogStore(state.storage.sql, rowsJson);
       const sizes: number[] = [];
       for (let chunk = store.head(failingId); chunk; chunk = store.head(failingId)) {
         sizes.push(chunk.data);
@@ -130,7 +131,7 @@ describe("deliverBatch", () => {
     expect(cut).toMatchObject({ ok: false, error: expect.stringMatching(/budget/) });
     const owedId = await runInDurableObject(
       env.METRIC.getByName("newly-hung"),
-      (_, state) => new BacklogStore(state.storage.sql).head(hungId)?.webhookId,
+      (_, state) => new BacklogStore(state.storage.sql, rowsJson).head(hungId)?.webhookId,
     );
     expect(owedId).toBe(cut?.webhookId);
   });
@@ -154,7 +155,7 @@ describe("deliverBatch", () => {
 
     expect(requests).toBe(1);
     const backlog = await runInDurableObject(env.METRIC.getByName("overtaking"), (_, state) => {
-      const chunk = new BacklogStore(state.storage.sql).head(observerId);
+      const chunk = new BacklogStore(state.storage.sql, rowsJson).head(observerId);
       return chunk?.rows.map(([id]) => id);
     });
     // The earlier batch's payload first, then the later batch's data held behind it.
@@ -233,7 +234,7 @@ describe("deliverBatch", () => {
 
     expect(await statusOf(metric, observerId)).toMatchObject({ backlog: 2 * maxDataPerPayload + 5 });
     const chunks = await runInDurableObject(env.METRIC.getByName(metric), (_, state) => {
-      const backlog = new BacklogStore(state.storage.sql);
+      const backlog = new BacklogStore(state.storage.sql, rowsJson);
       const sizes: number[] = [];
       for (let chunk = backlog.head(observerId); chunk; chunk = backlog.head(observerId)) {
         sizes.push(chunk.data);
@@ -284,7 +285,7 @@ describe("deliverBatch", () => {
   it("returns a metric whose batch cannot be recorded", async () => {
     const target = { ...tcp, id: "o1", state: "active", secrets: [], headers: {} };
     replaceMetricObject("unrecorded", {
-      deliveryPlan: () => Promise.resolve({ observers: [{ target, held: true }], ruleReaders: [] }),
+      deliveryPlan: () => Promise.resolve({ observers: [{ target, held: true }], selectors: [], ruleReaders: [] }),
       recordBatch: () => Promise.reject(new Error("storage full")),
     });
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);

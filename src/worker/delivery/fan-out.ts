@@ -3,89 +3,163 @@ import type { Config } from "../config";
 import type { DatumRow } from "../intake/datum";
 import { recentDataKept } from "../metrics/kept-entries";
 import { metricStub } from "../metrics/metric-object";
+import { currentModel } from "../observers/model-selection/model-view-cache";
+import { selectorObserverStub } from "../observers/selector-observer-object";
 import { feedRules } from "../rules/rule-feed";
 import type { FedMessage } from "../rules/rule-object";
 import { reportAttempt } from "./attempt-report";
+import { metricDataOfRuns, runsData, slicesOfRuns } from "./metric-runs";
+import { selectBatch } from "./selector-matching";
 import { answerWaitMs } from "./transports/answer-wait";
 import { executeDeliveries } from "./transports/dispatch";
 import {
   type BatchReport,
   type Delivery,
   type DeliveryResult,
+  type MetricRun,
   maxDataPerPayload,
   newWebhookId,
   type ObserverPlan,
   type OwedData,
+  type SelectorEntry,
 } from "./vocabulary";
 
-/** One metric's share of a batch, and what became of it. */
-interface MetricWork {
-  metric: string;
-  /** The data in payload-sized slices. */
-  slices: DatumRow[][];
+/**
+ * A batch's data for the observers of one object (a metric's observers, or one selector observer),
+ * and what became of them. `Item` is what that object's backlog keeps of a datum.
+ */
+interface ObjectWork<Item> {
+  /** What the logs call it: the metric, or the selector observer. */
+  name: string;
+  /** The metrics whose data these are: when the work cannot be recorded, their messages come again. */
+  metrics: readonly string[];
+  /** The data in payload-sized slices; every observer of a slice is handed the same runs array. */
+  slices: (readonly MetricRun[])[];
   plans: ObserverPlan[];
   deliveries: Delivery[];
-  ruleReaders: string[];
-  /** The batch's turn at the metric's direct deliveries, handed back with the report. */
+  /** The batch's turn at the object's direct deliveries, handed back with the report. */
   turn?: number;
+  /** A slice's data as the object's backlog keeps them. */
+  itemsOf: (runs: readonly MetricRun[]) => readonly Item[];
+  record: (report: BatchReport<Item>) => Promise<void>;
+}
+
+/** One metric's share of a batch: its work for its observers, its data, and who else wants them. */
+interface MetricShare {
+  metric: string;
+  rows: DatumRow[];
+  work: ObjectWork<DatumRow>;
+  selectors: SelectorEntry[];
+  ruleReaders: string[];
 }
 
 /**
- * Asks the metric's object how the batch treats each of its observers: fresh, never from a cache,
- * so an observer registered before a datum was accepted always receives it; the call also
- * registers the metric, which repairs a registration the intake could not see. Then one delivery
- * per observer delivered to now and payload-sized slice of the data: the rows as the queue messages
- * brought them, which the payloads, the recent data and the backlog all take as they are. Each
- * delivery is waited for as long as its observer is known to need (see answer-wait.ts).
+ * One delivery per observer delivered to now and payload-sized slice of the data, waited for as
+ * long as its observer is known to need (see answer-wait.ts). `lane` names whose payloads go one
+ * after the other.
  */
-async function planMetric(env: Env, config: Config, metric: string, rows: DatumRow[]): Promise<MetricWork> {
-  const {
-    observers: plans,
-    ruleReaders,
-    turn,
-  } = await metricStub(env, metric).deliveryPlan(metric, {
-    latest: rows.slice(-recentDataKept),
-    count: rows.length,
-  });
-  // One set of slices for all the metric's observers: a format then serializes each slice once.
-  const slices = packBatches(rows, { maxItems: maxDataPerPayload }).map((slice) => slice.items);
+function deliveriesOf(
+  slices: readonly (readonly MetricRun[])[],
+  plans: readonly ObserverPlan[],
+  lane: (observerId: string) => string,
+  config: Config,
+): Delivery[] {
   const delivered = plans.filter((plan) => !plan.held);
-  const deliveries = slices.flatMap((slice) =>
+  return slices.flatMap((runs) =>
     delivered.map(({ target, answeredInMs }) => ({
-      metric,
       target,
-      rows: slice,
+      runs,
+      lane: lane(target.id),
       webhookId: newWebhookId(),
       attempt: 1,
       answerWaitMs: answerWaitMs(answeredInMs, config.DELIVERY_BUDGET_MS),
     })),
   );
-  return { metric, slices, plans, deliveries, ruleReaders, ...(turn === undefined ? {} : { turn }) };
 }
 
 /**
- * What the metric's object is told: every attempt, and the data its observers did not receive —
- * all of the batch for the held observers, each failed or unfinished payload for the others (with
- * its webhook id, so the retry carries the same one).
+ * Asks the metric's object how the batch treats each of its observers: fresh, never from a cache,
+ * so an observer registered before a datum was accepted always receives it; the call also
+ * registers the metric, which repairs a registration the intake could not see, and names the
+ * observers that follow selectors. The rows stay as the queue messages brought them, which the
+ * payloads, the recent data and the backlog all take as they are.
  */
-function reportOf(work: MetricWork, results: readonly DeliveryResult[], at: number): BatchReport {
-  const owed: OwedData[] = [];
+async function planMetric(env: Env, config: Config, metric: string, rows: DatumRow[]): Promise<MetricShare> {
+  const stub = metricStub(env, metric);
+  const plan = await stub.deliveryPlan(metric, { latest: rows.slice(-recentDataKept), count: rows.length });
+  // One set of slices for all the metric's observers: a format then serializes each slice once.
+  const slices = packBatches(rows, { maxItems: maxDataPerPayload }).map((slice): readonly MetricRun[] => [
+    [metric, slice.items],
+  ]);
+  const work: ObjectWork<DatumRow> = {
+    name: JSON.stringify(metric),
+    metrics: [metric],
+    slices,
+    plans: plan.observers,
+    deliveries: deliveriesOf(slices, plan.observers, (id) => `${metric}\u0000${id}`, config),
+    ...(plan.turn === undefined ? {} : { turn: plan.turn }),
+    itemsOf: (runs) => runs[0]![1],
+    record: (report) => stub.recordBatch(report),
+  };
+  return { metric, rows, work, selectors: plan.selectors, ruleReaders: plan.ruleReaders };
+}
+
+/**
+ * The work of one selector observer: the data of every metric it wants, one payload whatever their
+ * metrics (more only past a payload's size), after asking its object how the batch treats it. An
+ * observer removed since the metrics named it is forgotten by them.
+ */
+async function planSelectorObserver(
+  env: Env,
+  config: Config,
+  entry: SelectorEntry,
+  runs: MetricRun[],
+): Promise<ObjectWork<readonly [string, DatumRow]> | undefined> {
+  const stub = selectorObserverStub(env, entry.id);
+  const metrics = runs.map(([metric]) => metric);
+  const plan = await stub.deliveryPlan(runsData(runs));
+  if (plan === null) {
+    await Promise.all(metrics.map((metric) => metricStub(env, metric).forgetSelectorObserver(entry.id)));
+    return undefined;
+  }
+  const slices = slicesOfRuns(runs, maxDataPerPayload);
+  const plans = [plan.observer];
+  return {
+    name: `the selector observer ${JSON.stringify(entry.id)}`,
+    metrics,
+    slices,
+    plans,
+    deliveries: deliveriesOf(slices, plans, (id) => id, config),
+    ...(plan.turn === undefined ? {} : { turn: plan.turn }),
+    itemsOf: metricDataOfRuns,
+    record: (report) => stub.recordBatch(report),
+  };
+}
+
+/**
+ * What the object is told: every attempt, and the data its observers did not receive — all of the
+ * batch for the held observers, each failed or unfinished payload for the others (with its webhook
+ * id, so the retry carries the same one).
+ */
+function reportOf<Item>(work: ObjectWork<Item>, results: readonly DeliveryResult[], at: number): BatchReport<Item> {
+  const owed: OwedData<Item>[] = [];
   const held = work.plans.filter((plan) => plan.held);
   // Held data are owed slice by slice too, so that no backlog chunk holds more than one payload.
-  for (const rows of held.length > 0 ? work.slices : []) {
-    owed.push({ rows, observers: held.map(({ target }) => ({ id: target.id, attempts: 0 })) });
+  for (const runs of held.length > 0 ? work.slices : []) {
+    owed.push({ rows: work.itemsOf(runs), observers: held.map(({ target }) => ({ id: target.id, attempts: 0 })) });
   }
   const unfinished = Map.groupBy(
     results.filter((result) => !result.ok && !result.gone),
-    (result) => result.delivery.rows,
+    (result) => result.delivery.runs,
   );
-  for (const [rows, sliceResults] of unfinished) {
+  for (const [runs, sliceResults] of unfinished) {
     owed.push({
-      rows,
-      observers: sliceResults.map(({ delivery }) => ({
+      rows: work.itemsOf(runs),
+      observers: sliceResults.map(({ delivery, refused }) => ({
         id: delivery.target.id,
         webhookId: delivery.webhookId,
         attempts: delivery.attempt,
+        ...(refused ? { refused } : {}),
       })),
     });
   }
@@ -97,10 +171,11 @@ function reportOf(work: MetricWork, results: readonly DeliveryResult[], at: numb
 }
 
 /**
- * Delivers a batch's data, grouped by metric, to their observers, within the batch's budget, and
- * records in each metric's object what happened and what its observers are still owed; meanwhile
- * the rules that read a metric get its share, as the messages that carried it. Resolves with the
- * metrics whose share could not be planned, recorded or given to a rule: their data must come again.
+ * Delivers a batch's data, grouped by metric, to their observers — each metric's own, and the
+ * observers that follow selectors — within the batch's budget, and records in each object what
+ * happened and what its observers are still owed; meanwhile the rules that read a metric get its
+ * share, as the messages that carried it. Resolves with the metrics whose share could not be
+ * planned, recorded or given to a rule: their data must come again.
  */
 export async function deliverBatch(
   env: Env,
@@ -108,45 +183,59 @@ export async function deliverBatch(
   rowsByMetric: Map<string, DatumRow[]>,
   messagesByMetric: ReadonlyMap<string, FedMessage[]> = new Map(),
 ): Promise<string[]> {
-  const failed: string[] = [];
+  const failed = new Set<string>();
+  const failedWork = (metrics: readonly string[], what: string) => (error: unknown) => {
+    console.error(`${what}: ${describe(error)}`);
+    for (const metric of metrics) failed.add(metric);
+    return undefined;
+  };
   const planned = await Promise.all(
     [...rowsByMetric].map(([metric, rows]) =>
-      planMetric(env, config, metric, rows).catch((error: unknown) => {
-        console.error(`observers of ${JSON.stringify(metric)} not read: ${describe(error)}`);
-        failed.push(metric);
-        return undefined;
-      }),
+      planMetric(env, config, metric, rows).catch(
+        failedWork([metric], `observers of ${JSON.stringify(metric)} not read`),
+      ),
     ),
   );
-  const work = planned.filter((item): item is MetricWork => item !== undefined);
+  const shares = planned.filter((share): share is MetricShare => share !== undefined);
+  const selectsThroughModel = shares.some((share) => share.selectors.some((entry) => entry.resources !== undefined));
+  const model = selectsThroughModel ? await currentModel(env) : undefined;
+  const selectorWork = await Promise.all(
+    [...selectBatch(shares, model)].map(([, { entry, runs }]) =>
+      planSelectorObserver(env, config, entry, runs).catch(
+        failedWork(
+          runs.map(([metric]) => metric),
+          `selector observer ${JSON.stringify(entry.id)} not planned`,
+        ),
+      ),
+    ),
+  );
+  const work: ObjectWork<unknown>[] = [
+    ...shares.map((share) => share.work as ObjectWork<unknown>),
+    ...selectorWork.filter((item) => item !== undefined).map((item) => item as ObjectWork<unknown>),
+  ];
+  const workOf = new Map(work.flatMap((item) => item.deliveries.map((delivery) => [delivery, item] as const)));
   const [results] = await Promise.all([
     executeDeliveries(
       work.flatMap((item) => item.deliveries),
       config,
       config.DELIVERY_BUDGET_MS,
     ),
-    ...work.map((item) =>
-      feedRules(env, item.metric, item.ruleReaders, messagesByMetric.get(item.metric) ?? []).catch((error: unknown) => {
-        console.error(`rules reading ${JSON.stringify(item.metric)} not fed: ${describe(error)}`);
-        failed.push(item.metric);
-      }),
+    ...shares.map((share) =>
+      feedRules(env, share.metric, share.ruleReaders, messagesByMetric.get(share.metric) ?? []).catch(
+        failedWork([share.metric], `rules reading ${JSON.stringify(share.metric)} not fed`),
+      ),
     ),
   ]);
-  const resultsByMetric = Map.groupBy(results, (result) => result.delivery.metric);
+  const resultsByWork = Map.groupBy(results, (result) => workOf.get(result.delivery)!);
   const at = Date.now();
   await Promise.all(
     work.map(async (item) => {
-      const report = reportOf(item, resultsByMetric.get(item.metric) ?? [], at);
+      const report = reportOf(item, resultsByWork.get(item) ?? [], at);
       if (report.attempts.length === 0 && report.owed.length === 0 && report.turn === undefined) return;
-      try {
-        await metricStub(env, item.metric).recordBatch(report);
-      } catch (error) {
-        console.error(`deliveries of ${JSON.stringify(item.metric)} not recorded: ${describe(error)}`);
-        failed.push(item.metric);
-      }
+      await item.record(report).catch(failedWork(item.metrics, `deliveries of ${item.name} not recorded`));
     }),
   );
-  return failed;
+  return [...failed];
 }
 
 function describe(error: unknown): string {

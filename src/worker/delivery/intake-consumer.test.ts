@@ -9,6 +9,7 @@ import type { Datum } from "../intake/datum";
 import { intakeMessagesSend, journalShard } from "../intake/journal/journal-client";
 import { recordIntakeQueue } from "../intake/journal/testing/recorded-queue";
 import { encodeIntakeMessages } from "../intake/queue-message";
+import { rowsJson } from "../intake/row-json";
 import { BacklogStore } from "../metrics/backlog-store";
 import { metricStub } from "../metrics/metric-object";
 import { ruleSchema } from "../rules/document/rule-schema";
@@ -92,7 +93,7 @@ describe("intake consumer", () => {
       lastError: noRelay,
     });
     const head = await runInDurableObject(env.METRIC.getByName("intake.tcp"), (_, state) =>
-      new BacklogStore(state.storage.sql).head(String(observer.id)),
+      new BacklogStore(state.storage.sql, rowsJson).head(String(observer.id)),
     );
     expect(head).toMatchObject({
       attempts: 1,

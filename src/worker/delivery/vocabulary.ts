@@ -6,6 +6,13 @@
  */
 import type { DatumRow } from "../intake/datum";
 import type { ObserverFormat, ObserverProtocol } from "../metrics/observer-kinds";
+import type { ResourceSelection } from "../observers/model-selection/resource-selection-schema";
+
+/** Labels an observer adds to and drops from the series it receives, in the formats that carry labels. */
+export interface LabelChanges {
+  add?: Record<string, string>;
+  drop?: string[];
+}
 
 /** An observer as the delivery side needs it: where, in which format, and how to sign. */
 export interface DeliveryTarget {
@@ -21,6 +28,8 @@ export interface DeliveryTarget {
   headers: Record<string, string>;
   /** A monitoring rule's REST call: one request per datum with this method (GET and DELETE carry no body). */
   method?: "GET" | "POST" | "PUT" | "DELETE";
+  /** A selector observer's changes to the labels of what it receives. */
+  labels?: LabelChanges;
 }
 
 /**
@@ -34,9 +43,24 @@ export interface ObserverPlan {
   answeredInMs?: number;
 }
 
-/** What a batch's data of one metric go to: its observers, and the enabled rules that read it. */
+/**
+ * An observer that follows selectors, as each metric's object keeps it: what the consumer matches
+ * the metric's data against. Its target and state are in its own object.
+ */
+export interface SelectorEntry {
+  id: string;
+  /** PromQL series selectors, as sent. */
+  match?: readonly string[];
+  resources?: ResourceSelection;
+}
+
+/**
+ * What a batch's data of one metric go to: its observers, the observers that follow selectors
+ * (which may want some of the data), and the enabled rules that read it.
+ */
 export interface MetricPlan {
   observers: ObserverPlan[];
+  selectors: SelectorEntry[];
   ruleReaders: string[];
   /**
    * The batch's turn at delivering directly to the metric's observers, which the batch hands back
@@ -45,12 +69,22 @@ export interface MetricPlan {
   turn?: number;
 }
 
+/** Data of one metric in a payload, as queue messages carry them. */
+export type MetricRun = readonly [metric: string, rows: readonly DatumRow[]];
+
+/** A datum of a selector observer's backlog, which holds data of many metrics: the metric, and the row. */
+export type MetricDatum = readonly [metric: string, row: DatumRow];
+
 /** Data owed to one observer, as one payload (or one relay delivery). */
 export interface Delivery {
-  metric: string;
   target: DeliveryTarget;
-  /** The payload's data, as queue messages carry them; every observer of a payload gets the same array. */
-  rows: DatumRow[];
+  /**
+   * The payload's data in runs of one metric each: one run for a per-metric observer, a run per
+   * metric for a selector observer. Every observer of a payload gets the same array.
+   */
+  runs: readonly MetricRun[];
+  /** Which observer's payloads go one after the other, in order (see dispatch.ts). */
+  lane: string;
   /** Stable across retries, so a receiver can drop a duplicate (Standard Webhooks `webhook-id`). */
   webhookId: string;
   /** Which attempt at these data this is (1 = the first). */
@@ -66,6 +100,10 @@ export interface DeliveryResult {
   gone?: boolean;
   /** Not finished within the batch's budget: the data continue from the backlog, the observer is not failing. */
   deferred?: boolean;
+  /** A metrics backend refused the data for good (400, 409, 422): they are dead at once, and the observer goes on. */
+  refused?: boolean;
+  /** Data points an OTLP receiver took but rejected (its partialSuccess), which are not sent again. */
+  rejected?: number;
   error?: string;
   httpStatus?: number;
   /** How long a 429 or 503 answer asked the service to wait. */
@@ -83,6 +121,8 @@ export interface AttemptRecord {
   error?: string;
   latencyMs: number;
   data: number;
+  /** Data points an OTLP receiver rejected (its partialSuccess). */
+  rejected?: number;
   webhookId: string;
 }
 
@@ -96,17 +136,23 @@ export type AttemptReport = Omit<DeliveryResult, "delivery"> & {
   at: number;
 };
 
-/** Data that some observers of a metric have not received: they go to each one's backlog. */
-export interface OwedData {
-  rows: DatumRow[];
-  /** Each observer, with the webhook id its attempt used (none for held data: one is assigned). */
-  observers: { id: string; webhookId?: string; attempts: number }[];
+/**
+ * Data that some observers have not received: they go to each one's backlog. A metric's object
+ * keeps rows of its metric, a selector observer's object rows with their metric (`Item`).
+ */
+export interface OwedData<Item = DatumRow> {
+  rows: readonly Item[];
+  /**
+   * Each observer, with the webhook id its attempt used (none for held data: one is assigned), and
+   * whether it refused the data for good (they are dead at once).
+   */
+  observers: { id: string; webhookId?: string; attempts: number; refused?: boolean }[];
 }
 
-/** What a consumer batch reports to a metric's object, in one call. */
-export interface BatchReport {
+/** What a consumer batch reports to a metric's (or a selector observer's) object, in one call. */
+export interface BatchReport<Item = DatumRow> {
   attempts: AttemptReport[];
-  owed: OwedData[];
+  owed: OwedData<Item>[];
   /** The turn the batch's plan gave it (see MetricPlan), handed back once its outcome is known. */
   turn?: number;
 }
@@ -123,6 +169,8 @@ export interface DeliveryStatus {
   dead: number;
   /** Data dropped: dead past their retention, or over the backlog's cap. */
   dropped: number;
+  /** Data points an OTLP receiver took but rejected (its partialSuccess); not sent again. */
+  rejected: number;
   /** `dead` + `dropped`, for clients of the first status shape. */
   lost: number;
   /** Data waiting in the backlog. */

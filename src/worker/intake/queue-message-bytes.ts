@@ -1,13 +1,15 @@
-import type { Datum, DatumRow } from "./datum";
+import { type Datum, type DatumRow, type Label, type LineField, type SeriesLabels, seriesLabels } from "./datum";
+import { LabelTables, lineFieldTypes, noEntry } from "./queue-message-labels";
 
 /*
  * The bytes of an intake queue message. As JSON, most of a message's cost was its numbers, each
  * timestamp and value written as decimal text and read back, and its resourceIds, written once per
- * datum. Here the numbers travel as IEEE doubles, each resourceId once per message, and all texts
- * (metric names, datum ids, resourceIds) as one string, decoded by one call and cut by lengths.
+ * datum. Here the numbers travel as IEEE doubles, each resourceId and label set once per message
+ * (queue-message-labels.ts), and all texts (metric names, datum ids, resourceIds, labels) as one
+ * string, decoded by one call and cut by lengths.
  *
  * Little-endian; offsets in bytes:
- *    0  u32  layout version (1)
+ *    0  u32  layout version (2)
  *    4  u32  groups: the metrics of the message
  *    8  u32  rows: its data
  *   12  u32  resources: its distinct resourceIds
@@ -15,13 +17,27 @@ import type { Datum, DatumRow } from "./datum";
  *            which UTF-8 cannot carry and a datum may (JSON can)
  *   20  u32  the texts' bytes
  *   24  u32  the journal reference's bytes (0: not journaled)
- *   28  u32  0
- *   32  f64 × rows: the timestamps; then f64 × rows: the values
+ *   28  u32  label sets: the rows' SeriesLabels, each a pair list and a line (0: no row has labels,
+ *            and the rows' label-set indices are left out)
+ *   32  u32  pair lists: the pairs of the sets
+ *   36  u32  pairs: those of all pair lists
+ *   40  u32  lines: the line-protocol lines of the sets
+ *   44  u32  label texts: the names and values of the pairs, the measurements and field keys
+ *   48  f64 × rows: the timestamps; then f64 × rows: the values
  *       u32 × groups: each group's rows
  *       u32 × rows: each row's resource, an index into the resourceIds
- *       u32 × (groups + rows + resources): each text's length in UTF-16 code units
- *       the texts: the metric names, then the datum ids, then the resourceIds
+ *       u32 × rows: each row's label set, an index into the sets, 0xFFFFFFFF for none (when there are sets)
+ *       u32 × 2 × sets: each set's pair list and line (0xFFFFFFFF: none)
+ *       u32 × 2 × pair lists: each list's pair count and its resource attribute's place (0xFFFFFFFF: none)
+ *       u32 × 2 × pairs: the pairs of each list in turn, the label texts of its name and value
+ *       u32 × 3 × lines: each line's measurement and field key (label texts) and field type (0 float,
+ *            1 integer, 2 unsigned, 3 boolean)
+ *       u32 × (groups + rows + resources + label texts): each text's length in UTF-16 code units
+ *       the texts: the metric names, the datum ids, the resourceIds, the label texts
  *       the journal reference: its JSON in UTF-8
+ * The writer tables what rows share once (queue-message-labels.ts); the reader takes any entry as
+ * it comes. Version 1, still read (messages can wait on a queue across an upgrade), is version 2
+ * without labels: bytes 28 to 47 absent, and its header 32 bytes long.
  */
 
 /** Where a message waits in the intake journal until it is consumed: the shard, and the entry there. */
@@ -37,14 +53,18 @@ export interface IntakeMessage {
 /** A run of one metric's data in a message. */
 export type MessageGroup = readonly [metric: string, data: readonly Datum[]];
 
-const layoutVersion = 1;
-export const headerBytes = 32;
+const layoutVersion = 2;
+export const headerBytes = 48;
+/** The header of layout version 1. */
+const firstHeaderBytes = 32;
 /** A row's bytes besides its id's text: two doubles, its resource's index and its id's length. */
-export const rowBytes = 8 + 8 + 4 + 4;
+const rowBytes = 8 + 8 + 4 + 4;
+/** A row's label set index, which every row has once any row of its message has labels. */
+const rowLabelsBytes = 4;
 /** A group's bytes besides its metric's text: its row count and its name's length. */
-export const groupBytes = 4 + 4;
+const groupBytes = 4 + 4;
 /** A resourceId's bytes besides its text: its length. */
-export const resourceBytes = 4;
+const resourceBytes = 4;
 const utf8Texts = 0;
 const utf16Texts = 1;
 const journalLengthAt = 24;
@@ -78,63 +98,157 @@ function writeUtf16(view: DataView, at: number, text: string): void {
   for (let index = 0; index < text.length; index++) view.setUint16(at + 2 * index, text.charCodeAt(index), true);
 }
 
-/** The message holding `groups`, not journaled. */
-export function writeMessageBytes(groups: readonly MessageGroup[]): Uint8Array {
-  const texts: string[] = [];
-  let rows = 0;
-  for (const [metric, data] of groups) {
-    texts.push(metric);
-    rows += data.length;
+/** The same numbers in an array twice as long. */
+function grown(numbers: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
+  const larger = new Uint32Array(2 * numbers.length);
+  larger.set(numbers);
+  return larger;
+}
+
+/**
+ * A message being filled datum by datum, within `maxBytes`, its size counted as it grows, with
+ * its texts at `textUnitBytes` per UTF-16 code unit (1 is exact for ASCII; 3 bounds UTF-8 and
+ * UTF-16 alike). Its rows are grouped by metric, each metric's in the order they came; what rows
+ * share (resourceIds, label sets) is tabled once, as it is counted.
+ */
+export class MessageBuilder {
+  /** The message's bytes so far, its texts counted at `textUnitBytes`. */
+  size = headerBytes;
+  /** The data in the order they came, and each one's resource and label set. */
+  private readonly data: Datum[] = [];
+  private resourceOfDatum = new Uint32Array(1_024);
+  private labelSetOfDatum = new Uint32Array(1_024);
+  private readonly metrics: string[] = [];
+  private readonly groupOf = new Map<string, number>();
+  /** Per group, its data (their places in `data`). */
+  private readonly groupData: number[][] = [];
+  private readonly resources: string[] = [];
+  private readonly resourceIndex = new Map<string, number>();
+  private readonly labels = new LabelTables();
+
+  constructor(
+    private readonly textUnitBytes = 1,
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
+  ) {}
+
+  get rows(): number {
+    return this.data.length;
   }
-  const resourceOfRow = new Uint32Array(rows);
-  const resourceIndex = new Map<string, number>();
-  const resources: string[] = [];
-  let row = 0;
-  for (const [, data] of groups) {
-    for (const { id, resourceId } of data) {
-      texts.push(id);
-      let index = resourceIndex.get(resourceId);
-      if (index === undefined) {
-        index = resources.length;
-        resources.push(resourceId);
-        resourceIndex.set(resourceId, index);
-      }
-      resourceOfRow[row++] = index;
+
+  /** Adds `datum` (as one of `metric`) when the message then still fits, or is empty; else says so and leaves the message as it was. */
+  add(datum: Datum, metric = datum.metric): boolean {
+    const unit = this.textUnitBytes;
+    const { labels } = this;
+    const { id, resourceId, labels: datumLabels } = datum;
+    const group = this.groupOf.get(metric);
+    const knownResource = this.resourceIndex.get(resourceId);
+    const resource = knownResource ?? this.resources.length;
+    let bytes = rowBytes + unit * id.length;
+    if (group === undefined) bytes += groupBytes + unit * metric.length;
+    if (knownResource === undefined) bytes += resourceBytes + unit * resourceId.length;
+    let labelSet = noEntry;
+    if (datumLabels !== undefined) {
+      // Once a row has labels, every row has a label-set index, those before it too.
+      if (labels.setCount === 0) bytes += rowLabelsBytes * this.rows;
+      const tablesBytes = labels.fixedBytes + unit * labels.textUnits;
+      labelSet = labels.add(datumLabels, resource);
+      bytes += labels.fixedBytes + unit * labels.textUnits - tablesBytes;
     }
+    if (labels.setCount > 0) bytes += rowLabelsBytes;
+    if (this.rows > 0 && this.size + bytes > this.maxBytes) {
+      if (datumLabels !== undefined) labels.undo();
+      return false;
+    }
+    const place = this.data.length;
+    if (place === this.resourceOfDatum.length) {
+      this.resourceOfDatum = grown(this.resourceOfDatum);
+      this.labelSetOfDatum = grown(this.labelSetOfDatum);
+    }
+    this.data.push(datum);
+    this.resourceOfDatum[place] = resource;
+    this.labelSetOfDatum[place] = labelSet;
+    if (group === undefined) {
+      this.groupOf.set(metric, this.metrics.length);
+      this.metrics.push(metric);
+      this.groupData.push([place]);
+    } else {
+      this.groupData[group]!.push(place);
+    }
+    if (knownResource === undefined) {
+      this.resources.push(resourceId);
+      this.resourceIndex.set(resourceId, resource);
+    }
+    this.size += bytes;
+    return true;
   }
-  for (const resourceId of resources) texts.push(resourceId);
-  const text = texts.join("");
-  const { encoding, bytes: textBytes } = textEncoding(text);
-  const textAt = headerBytes + 16 * rows + 4 * (groups.length + rows + texts.length);
-  const message = new Uint8Array(textAt + textBytes);
-  const view = new DataView(message.buffer);
-  for (const [index, count] of [layoutVersion, groups.length, rows, resources.length, encoding, textBytes].entries()) {
-    view.setUint32(4 * index, count, true);
+
+  /** The data added, in the message's order: by metric. */
+  groups(): MessageGroup[] {
+    return this.metrics.map((metric, group) => [metric, this.groupData[group]!.map((place) => this.data[place]!)]);
   }
-  let at = headerBytes;
-  for (const [, data] of groups) {
-    for (const { timestamp, value } of data) {
+
+  /** The message's bytes, not journaled. */
+  bytes(): Uint8Array {
+    const { metrics, data, resources, labels } = this;
+    const rows = data.length;
+    // The data's places in the order of the rows.
+    const order = new Uint32Array(rows);
+    let row = 0;
+    for (const places of this.groupData)
+      for (let index = 0; index < places.length; index++) order[row++] = places[index]!;
+    const texts: string[] = [...metrics];
+    for (let index = 0; index < rows; index++) texts.push(data[order[index]!]!.id);
+    for (const resourceId of resources) texts.push(resourceId);
+    for (const labelText of labels.texts) texts.push(labelText);
+    const text = texts.join("");
+    const { encoding, bytes: textBytes } = textEncoding(text);
+    const labelled = labels.setCount > 0;
+    const words =
+      metrics.length +
+      rows +
+      (labelled ? rows : 0) +
+      labels.sets.length +
+      labels.pairLists.length +
+      labels.pairs.length +
+      labels.lines.length +
+      texts.length;
+    const textAt = headerBytes + 16 * rows + 4 * words;
+    const message = new Uint8Array(textAt + textBytes);
+    const view = new DataView(message.buffer);
+    const counts = [layoutVersion, metrics.length, rows, resources.length, encoding, textBytes, 0];
+    counts.push(labels.setCount, labels.pairListCount, labels.pairCount, labels.lineCount, labels.texts.length);
+    for (const [index, count] of counts.entries()) view.setUint32(4 * index, count, true);
+    let at = headerBytes;
+    for (let index = 0; index < rows; index++) {
+      const { timestamp, value } = data[order[index]!]!;
       view.setFloat64(at, timestamp, true);
       view.setFloat64(at + 8 * rows, value, true);
       at += 8;
     }
+    at += 8 * rows;
+    const put = (word: number) => {
+      view.setUint32(at, word, true);
+      at += 4;
+    };
+    for (const places of this.groupData) put(places.length);
+    for (let index = 0; index < rows; index++) put(this.resourceOfDatum[order[index]!]!);
+    if (labelled) for (let index = 0; index < rows; index++) put(this.labelSetOfDatum[order[index]!]!);
+    for (const index of labels.sets) put(index);
+    for (const word of labels.pairLists) put(word);
+    for (const index of labels.pairs) put(index);
+    for (const word of labels.lines) put(word);
+    for (const { length } of texts) put(length);
+    if (encoding === utf8Texts) utf8Encoder.encodeInto(text, message.subarray(textAt));
+    else writeUtf16(view, textAt, text);
+    return message;
   }
-  at += 8 * rows;
-  for (const [, data] of groups) {
-    view.setUint32(at, data.length, true);
-    at += 4;
-  }
-  for (const index of resourceOfRow) {
-    view.setUint32(at, index, true);
-    at += 4;
-  }
-  for (const { length } of texts) {
-    view.setUint32(at, length, true);
-    at += 4;
-  }
-  if (encoding === utf8Texts) utf8Encoder.encodeInto(text, message.subarray(textAt));
-  else writeUtf16(view, textAt, text);
-  return message;
+}
+
+/** The message holding `groups`, not journaled, whatever its size. */
+export function writeMessageBytes(groups: readonly MessageGroup[]): Uint8Array {
+  const builder = new MessageBuilder();
+  for (const [metric, data] of groups) for (const datum of data) builder.add(datum, metric);
+  return builder.bytes();
 }
 
 /** The same message with its journal reference. */
@@ -159,6 +273,14 @@ class MalformedMessageError extends Error {
   }
 }
 
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return utf8Decoder.decode(bytes);
+  } catch {
+    throw new MalformedMessageError("its texts are not UTF-8");
+  }
+}
+
 function utf16Text(view: DataView, at: number, bytes: number): string {
   const units = new Uint16Array(bytes / 2);
   for (let index = 0; index < units.length; index++) units[index] = view.getUint16(at + 2 * index, true);
@@ -170,22 +292,66 @@ function utf16Text(view: DataView, at: number, bytes: number): string {
   return text;
 }
 
-/** Reads a message's bytes, checking that every count and length agrees with the others. */
+/** The counts of a message's header. */
+interface MessageHeader {
+  headerBytes: number;
+  groups: number;
+  rows: number;
+  resources: number;
+  encoding: number;
+  textBytes: number;
+  journalBytes: number;
+  labelSets: number;
+  pairLists: number;
+  pairs: number;
+  lines: number;
+  labelTexts: number;
+}
+
+function readHeader(bytes: Uint8Array, view: DataView): MessageHeader {
+  const tooShort = () => new MalformedMessageError(`${bytes.length} bytes, shorter than its header`);
+  if (bytes.length < firstHeaderBytes) throw tooShort();
+  const word = (index: number) => view.getUint32(4 * index, true);
+  const version = word(0);
+  if (version !== 1 && version !== layoutVersion) {
+    throw new MalformedMessageError(`layout version ${version}, not 1 or ${layoutVersion}`);
+  }
+  const first = version === 1;
+  if (!first && bytes.length < headerBytes) throw tooShort();
+  const labelCount = (index: number) => (first ? 0 : word(index));
+  return {
+    headerBytes: first ? firstHeaderBytes : headerBytes,
+    groups: word(1),
+    rows: word(2),
+    resources: word(3),
+    encoding: word(4),
+    textBytes: word(5),
+    journalBytes: word(6),
+    labelSets: labelCount(7),
+    pairLists: labelCount(8),
+    pairs: labelCount(9),
+    lines: labelCount(10),
+    labelTexts: labelCount(11),
+  };
+}
+
+/** Reads a message's bytes, checking that every count, index and length agrees with the others. */
 function readMessageBytes(bytes: Uint8Array): IntakeMessage {
-  if (bytes.length < headerBytes) throw new MalformedMessageError(`${bytes.length} bytes, shorter than its header`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const [version, groups, rows, resources, encoding, textBytes, journalBytes] = Array.from({ length: 7 }, (_, index) =>
-    view.getUint32(4 * index, true),
-  ) as [number, number, number, number, number, number, number];
-  if (version !== layoutVersion) throw new MalformedMessageError(`layout version ${version}, not ${layoutVersion}`);
-  const textCount = groups + rows + resources;
-  const textAt = headerBytes + 16 * rows + 4 * (groups + rows + textCount);
-  if (textAt + textBytes + journalBytes !== bytes.length || (encoding !== utf8Texts && encoding !== utf16Texts)) {
+  const header = readHeader(bytes, view);
+  const { groups, rows, resources, encoding, textBytes, journalBytes, labelSets, pairLists, pairs, lines } = header;
+  const textCount = groups + rows + resources + header.labelTexts;
+  const labelWords = (labelSets > 0 ? rows : 0) + 2 * labelSets + 2 * pairLists + 2 * pairs + 3 * lines;
+  const countsAt = header.headerBytes + 16 * rows;
+  const lengthsAt = countsAt + 4 * (groups + rows + labelWords);
+  const textAt = lengthsAt + 4 * textCount;
+  const knownEncoding = encoding === utf8Texts || (encoding === utf16Texts && textBytes % 2 === 0);
+  if (textAt + textBytes + journalBytes !== bytes.length || !knownEncoding) {
     throw new MalformedMessageError(`its header does not describe its ${bytes.length} bytes`);
   }
-  const textView = bytes.subarray(textAt, textAt + textBytes);
-  const text = encoding === utf8Texts ? utf8Decoder.decode(textView) : utf16Text(view, textAt, textBytes);
-  let lengthAt = headerBytes + 16 * rows + 4 * (groups + rows);
+  const text =
+    encoding === utf8Texts ? utf8Text(bytes.subarray(textAt, textAt + textBytes)) : utf16Text(view, textAt, textBytes);
+  let lengthAt = lengthsAt;
   let textPosition = 0;
   const nextText = () => {
     const length = view.getUint32(lengthAt, true);
@@ -197,11 +363,13 @@ function readMessageBytes(bytes: Uint8Array): IntakeMessage {
   const metricNames = Array.from({ length: groups }, nextText);
   const ids = Array.from({ length: rows }, nextText);
   const resourceIds = Array.from({ length: resources }, nextText);
+  const labelSetOfRowAt = countsAt + 4 * (groups + rows);
+  const labels = readLabelSets(view, header, labelSetOfRowAt + 4 * (labelSets > 0 ? rows : 0), nextText);
   if (textPosition !== text.length) throw new MalformedMessageError("its texts are longer than their lengths");
 
   const metrics: [string, DatumRow[]][] = [];
   let row = 0;
-  let countAt = headerBytes + 16 * rows;
+  let countAt = countsAt;
   let resourceAt = countAt + 4 * groups;
   for (const metric of metricNames) {
     const count = view.getUint32(countAt, true);
@@ -211,9 +379,17 @@ function readMessageBytes(bytes: Uint8Array): IntakeMessage {
     for (let index = 0; index < count; index++, row++, resourceAt += 4) {
       const resourceId = resourceIds[view.getUint32(resourceAt, true)];
       if (resourceId === undefined) throw new MalformedMessageError(`row ${row} names no resource`);
-      const timestampAt = headerBytes + 8 * row;
-      const value = view.getFloat64(timestampAt + 8 * rows, true);
-      data[index] = [ids[row]!, view.getFloat64(timestampAt, true), rowValue(value), resourceId];
+      const timestampAt = header.headerBytes + 8 * row;
+      const value = rowValue(view.getFloat64(timestampAt + 8 * rows, true));
+      const timestamp = view.getFloat64(timestampAt, true);
+      const set = labelSets === 0 ? noEntry : view.getUint32(labelSetOfRowAt + 4 * row, true);
+      if (set === noEntry) {
+        data[index] = [ids[row]!, timestamp, value, resourceId];
+        continue;
+      }
+      const rowLabels = labels[set];
+      if (rowLabels === undefined) throw new MalformedMessageError(`row ${row} names no label set`);
+      data[index] = [ids[row]!, timestamp, value, resourceId, rowLabels];
     }
     metrics.push([metric, data]);
   }
@@ -221,6 +397,62 @@ function readMessageBytes(bytes: Uint8Array): IntakeMessage {
   if (journalBytes === 0) return { metrics };
   const journal = JSON.parse(utf8Decoder.decode(bytes.subarray(textAt + textBytes))) as JournalReference;
   return { metrics, journal };
+}
+
+/**
+ * The label sets of a message whose tables start at `at` (sets, pair lists, pairs, lines), the
+ * label texts taken by `nextText`: each set one frozen SeriesLabels, its pairs and its line shared
+ * with the other sets of the same pair list and line.
+ */
+function readLabelSets(
+  view: DataView,
+  { labelSets, pairLists, pairs, lines, labelTexts }: MessageHeader,
+  at: number,
+  nextText: () => string,
+): SeriesLabels[] {
+  const texts = Array.from({ length: labelTexts }, nextText);
+  const textAt = (wordAt: number) => {
+    const labelText = texts[view.getUint32(wordAt, true)];
+    if (labelText === undefined) throw new MalformedMessageError("a label names no text");
+    return labelText;
+  };
+  const pairListsAt = at + 8 * labelSets;
+  const pairsAt = pairListsAt + 8 * pairLists;
+  const linesAt = pairsAt + 8 * pairs;
+  const lists: { pairs: Label[]; resourceAttributeAt: number }[] = [];
+  let pair = 0;
+  for (let list = 0; list < pairLists; list++) {
+    const count = view.getUint32(pairListsAt + 8 * list, true);
+    const resourceAttributeAt = view.getUint32(pairListsAt + 8 * list + 4, true);
+    if (pair + count > pairs) throw new MalformedMessageError("its pair lists hold more pairs than it has");
+    if (resourceAttributeAt !== noEntry && resourceAttributeAt >= count) {
+      throw new MalformedMessageError(`pair list ${list} has no pair ${resourceAttributeAt}`);
+    }
+    const listPairs: Label[] = new Array(count);
+    for (let index = 0; index < count; index++, pair++) {
+      listPairs[index] = [textAt(pairsAt + 8 * pair), textAt(pairsAt + 8 * pair + 4)];
+    }
+    lists.push({ pairs: listPairs, resourceAttributeAt });
+  }
+  if (pair !== pairs) throw new MalformedMessageError("its pair lists hold fewer pairs than it has");
+  const readLines: LineField[] = [];
+  for (let line = 0; line < lines; line++) {
+    const lineAt = linesAt + 12 * line;
+    const type = lineFieldTypes[view.getUint32(lineAt + 8, true)];
+    if (type === undefined) throw new MalformedMessageError(`line ${line} has no field type`);
+    readLines.push([textAt(lineAt), textAt(lineAt + 4), type]);
+  }
+  return Array.from({ length: labelSets }, (_, set) => {
+    const list = lists[view.getUint32(at + 8 * set, true)];
+    const lineIndex = view.getUint32(at + 8 * set + 4, true);
+    const line = lineIndex === noEntry ? undefined : readLines[lineIndex];
+    if (list === undefined || (lineIndex !== noEntry && line === undefined)) {
+      throw new MalformedMessageError(`label set ${set} names no pair list or no line`);
+    }
+    const { pairs: setPairs, resourceAttributeAt } = list;
+    const resourceAttribute = resourceAttributeAt === noEntry ? undefined : setPairs[resourceAttributeAt]![0];
+    return seriesLabels(setPairs, line, resourceAttribute);
+  });
 }
 
 /**

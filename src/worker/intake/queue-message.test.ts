@@ -1,15 +1,24 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { usage } from "../ops/usage";
-import type { Datum } from "./datum";
-import { encodeIntakeMessages, rowsToData, sendMessages } from "./queue-message";
-import { readIntakeMessage } from "./queue-message-bytes";
+import { type Datum, type LineField, type SeriesLabels, seriesLabels } from "./datum";
+import { encodeIntakeMessages, rowsToData, sendMessages, toRow } from "./queue-message";
+import { headerBytes, readIntakeMessage } from "./queue-message-bytes";
 
 /** The most bytes the encoder puts in one message, under the platform's 128 KB. */
 const maxMessageBytes = 120_000;
 
-function datum(id: string, metric: string, value = 1, resourceId = "vm1", timestamp = 1000): Datum {
-  return { id, metric, timestamp, value, resourceId };
+function datum(
+  id: string,
+  metric: string,
+  value = 1,
+  resourceId = "vm1",
+  timestamp = 1000,
+  labels?: SeriesLabels,
+): Datum {
+  return labels === undefined
+    ? { id, metric, timestamp, value, resourceId }
+    : { id, metric, timestamp, value, resourceId, labels };
 }
 
 /** Data of one metric whose ids are `dNNNN`: 29 bytes a datum, and the resource id once. */
@@ -36,7 +45,7 @@ function expectSizesBounded(messages: Uint8Array[]): void {
 
 /** Data of one metric that fit a message: the header, the group, the resource, then 29 bytes each. */
 const sameSizeFitting = (metric: string, resourceId: string) =>
-  Math.floor((maxMessageBytes - 32 - (8 + metric.length) - (4 + resourceId.length)) / 29);
+  Math.floor((maxMessageBytes - headerBytes - (8 + metric.length) - (4 + resourceId.length)) / 29);
 
 describe("encodeIntakeMessages", () => {
   it("groups the data by metric in one message", () => {
@@ -112,18 +121,103 @@ describe("encodeIntakeMessages", () => {
     expectSizesBounded(messages);
   });
 
+  describe("labels", () => {
+    const usage: LineField = ["cpu", "usage", "float"];
+    /** A line-protocol datum of host `host`: its own set (pairs of about 300 characters), one line for all. */
+    const lineDatum = (index: number, host: number) =>
+      datum(
+        `d${String(index).padStart(5, "0")}`,
+        "cpu.usage",
+        index,
+        `h${host}`,
+        1000,
+        seriesLabels([["host", `h${host}`.padEnd(300, "x")]], usage),
+      );
+
+    it("carries each datum's labels, and none for data without", () => {
+      const labelled = seriesLabels([["job", "node"]], undefined, "job");
+      const data = [datum("a", "m", 1, "vm1", 1000, labelled), datum("b", "m")];
+      expect(decodeAll(encodeIntakeMessages(data))).toEqual(data);
+      expect(readIntakeMessage(encodeIntakeMessages(data)[0]!).metrics[0]![1]).toEqual(data.map(toRow));
+    });
+
+    it("counts the label sets into a message's bytes, each pair list once", () => {
+      // 400 hosts of about 330 bytes of labels, each with 50 data: the labels alone do not fit one message.
+      const data = Array.from({ length: 20_000 }, (_, index) => lineDatum(index, index % 400));
+      const messages = encodeIntakeMessages(data);
+      expectSizesBounded(messages);
+      expect(messages[0]!.length).toBeGreaterThan(maxMessageBytes - 400);
+      expect(decodeAll(messages)).toEqual(data);
+    });
+
+    it("packs the data in the order they came, so that a series' data share a message and its labels are tabled once", () => {
+      const fields = Array.from({ length: 10 }, (_, field) => `usage_${field}`);
+      const data = Array.from({ length: 3_000 }, (_, series) => {
+        const pairs = [["host", `h${series}`]] as const;
+        return fields.map((field, index) =>
+          datum(
+            `${series}-${index}`,
+            `cpu.${field}`,
+            index,
+            `h${series}`,
+            1000,
+            seriesLabels(pairs, ["cpu", field, "float"]),
+          ),
+        );
+      }).flat();
+      const messages = encodeIntakeMessages(data);
+      expectSizesBounded(messages);
+      const resources = messages.map((message) => {
+        const rows = readIntakeMessage(message).metrics.flatMap(([, metricRows]) => metricRows);
+        return new Set(rows.map(([, , , resourceId]) => resourceId));
+      });
+      // Every series in one message, but one where a message ends.
+      expect(resources.reduce((total, each) => total + each.size, 0)).toBeLessThanOrEqual(3_000 + messages.length - 1);
+      expect(layout(messages)[0]!.map(([metric]) => metric)).toEqual(fields.map((field) => `cpu.${field}`));
+      const decoded = decodeAll(messages);
+      const idsOf = (each: Datum[], metric: string) =>
+        each.filter((datum) => datum.metric === metric).map(({ id }) => id);
+      for (const field of fields) expect(idsOf(decoded, `cpu.${field}`)).toEqual(idsOf(data, `cpu.${field}`));
+      expect(decoded[0]).toEqual(data[0]);
+    });
+
+    it("gives every row a label-set index once one row has labels, those before it too", () => {
+      const plain = sameSizeData(sameSizeFitting("m", "vm1"), "m", "vm1");
+      const messages = encodeIntakeMessages([...plain, datum("z", "m", 1, "vm1", 1000, seriesLabels([]))]);
+      expectSizesBounded(messages);
+      expect(messages.length).toBe(2);
+      expect(decodeAll(messages)).toHaveLength(plain.length + 1);
+    });
+  });
+
   it("splits data of any sizes into messages within the limit that give the data back in order", () => {
     const text = (maxLength: number) => fc.string({ unit: "binary", maxLength });
-    const data = fc.array(
-      fc.record({
-        id: text(40),
-        metric: fc.constantFrom("a", "b", "ü"),
-        timestamp: fc.integer({ min: -(2 ** 40), max: 2 ** 40 }),
-        value: fc.double(),
-        resourceId: fc.oneof(text(8), text(2_000)),
-      }),
-      { maxLength: 400 },
-    );
+    const labels = fc
+      .tuple(
+        fc.uniqueArray(fc.tuple(text(6), fc.oneof(text(6), text(600))), { selector: ([name]) => name, maxLength: 3 }),
+        fc.option(fc.tuple(text(6), text(6), fc.constant("float" as const))),
+      )
+      .map(([pairs, line]) => seriesLabels(pairs, line ?? undefined));
+    const data = fc
+      .tuple(
+        fc.array(labels, { minLength: 1, maxLength: 30 }),
+        fc.array(
+          fc.record({
+            id: text(40),
+            metric: fc.constantFrom("a", "b", "ü"),
+            timestamp: fc.integer({ min: -(2 ** 40), max: 2 ** 40 }),
+            value: fc.double(),
+            resourceId: fc.oneof(text(8), text(2_000)),
+            labels: fc.option(fc.nat()),
+          }),
+          { maxLength: 400 },
+        ),
+      )
+      .map(([sets, rows]) =>
+        rows.map(
+          ({ labels: set, ...row }): Datum => (set === null ? row : { ...row, labels: sets[set % sets.length]! }),
+        ),
+      );
     fc.assert(
       fc.property(data, (generated) => {
         const messages = encodeIntakeMessages(generated);

@@ -1,16 +1,7 @@
 import { packBatches } from "../../shared/bounded-batches";
 import { usage } from "../ops/usage";
 import type { Datum, DatumRow } from "./datum";
-import {
-  groupBytes,
-  headerBytes,
-  type MessageGroup,
-  resourceBytes,
-  rowBytes,
-  rowValue,
-  utf8Length,
-  writeMessageBytes,
-} from "./queue-message-bytes";
+import { MessageBuilder, rowValue, utf8Length } from "./queue-message-bytes";
 
 /*
  * Queue messages carry data grouped by metric, in the layout of queue-message-bytes.ts. The platform
@@ -29,14 +20,19 @@ const maxBatchMessages = 100;
 const maxBatchBytes = 250_000;
 
 export function toRow(datum: Datum): DatumRow {
-  return [datum.id, datum.timestamp, rowValue(datum.value), datum.resourceId];
+  const { id, timestamp, value, resourceId, labels } = datum;
+  return labels === undefined
+    ? [id, timestamp, rowValue(value), resourceId]
+    : [id, timestamp, rowValue(value), resourceId, labels];
 }
 
 function fromRow(metric: string, row: DatumRow): Datum {
-  const [id, timestamp, encoded, resourceId] = row;
+  const [id, timestamp, encoded, resourceId, labels] = row;
   const value =
     typeof encoded === "number" ? encoded : encoded === "NaN" ? Number.NaN : encoded === "INF" ? Infinity : -Infinity;
-  return { id, metric, timestamp, value, resourceId };
+  return labels === undefined
+    ? { id, metric, timestamp, value, resourceId }
+    : { id, metric, timestamp, value, resourceId, labels };
 }
 
 export function rowsToData(metric: string, rows: readonly DatumRow[]): Datum[] {
@@ -44,64 +40,39 @@ export function rowsToData(metric: string, rows: readonly DatumRow[]): Datum[] {
 }
 
 /**
- * The groups of each message, packed in order into as few messages as fit, their texts counted at
- * `textUnitBytes` per UTF-16 code unit: 1 is exact for ASCII; 3 bounds UTF-8 and UTF-16 alike.
- * Intake validation bounds every text of a datum, so one datum always fits.
+ * The data, packed in the order they came into as few messages as fit, each given as soon as it is
+ * full, its texts counted at `textUnitBytes` per UTF-16 code unit (see MessageBuilder). Intake
+ * validation bounds every text of a datum, so one datum always fits. In the order they came, the
+ * data of a series (an agent sends a series' data together) share a message, and so its
+ * resourceId and labels, which each message tables once.
  */
-function packGroups(groups: readonly MessageGroup[], textUnitBytes: number): MessageGroup[][] {
-  const messages: MessageGroup[][] = [];
-  let message: MessageGroup[] = [];
-  let resources = new Set<string>();
-  let bytes = headerBytes;
-  const close = () => {
-    messages.push(message);
-    message = [];
-    resources = new Set();
-    bytes = headerBytes;
-  };
-  for (const [metric, data] of groups) {
-    const metricBytes = groupBytes + textUnitBytes * metric.length;
-    bytes += metricBytes;
-    let start = 0;
-    for (let index = 0; index < data.length; index++) {
-      const { id, resourceId } = data[index]!;
-      const datumBytes = rowBytes + textUnitBytes * id.length;
-      const newResourceBytes = resourceBytes + textUnitBytes * resourceId.length;
-      const needed = datumBytes + (resources.has(resourceId) ? 0 : newResourceBytes);
-      if (bytes + needed > maxMessageBytes && (index > start || message.length > 0)) {
-        if (index > start) message.push([metric, data.slice(start, index)]);
-        close();
-        start = index;
-        bytes += metricBytes;
-      }
-      if (!resources.has(resourceId)) {
-        resources.add(resourceId);
-        bytes += newResourceBytes;
-      }
-      bytes += datumBytes;
-    }
-    message.push(start === 0 ? [metric, data] : [metric, data.slice(start)]);
+function* packData(data: readonly Datum[], textUnitBytes: number): Generator<MessageBuilder> {
+  let message = new MessageBuilder(textUnitBytes, maxMessageBytes);
+  // An index loop: in a generator, for-of makes an iterator result per datum.
+  for (let index = 0; index < data.length; index++) {
+    const datum = data[index]!;
+    if (message.add(datum)) continue;
+    yield message;
+    message = new MessageBuilder(textUnitBytes, maxMessageBytes);
+    message.add(datum);
   }
-  if (message.length > 0) close();
-  return messages;
+  if (message.rows > 0) yield message;
 }
 
-/** Accepted data as intake messages, each within the platform's size. */
+/** Accepted data as intake messages, each within the platform's size, grouped by metric. */
 export function encodeIntakeMessages(data: readonly Datum[]): Uint8Array[] {
-  if (data.length === 0) return [];
-  const byMetric = new Map<string, Datum[]>();
-  for (const datum of data) {
-    // Not getOrCreate: its factory would be a function made per datum.
-    const metricData = byMetric.get(datum.metric);
-    if (metricData === undefined) byMetric.set(datum.metric, [datum]);
-    else metricData.push(datum);
-  }
   const messages: Uint8Array[] = [];
-  for (const groups of packGroups([...byMetric], 1)) {
-    const message = writeMessageBytes(groups);
+  for (const packed of packData(data, 1)) {
+    const message = packed.bytes();
     if (message.length <= maxMessageBytes) messages.push(message);
     // Texts beyond ASCII took more than a byte per code unit: packed again at their bound.
-    else for (const smaller of packGroups(groups, 3)) messages.push(writeMessageBytes(smaller));
+    else
+      for (const smaller of packData(
+        packed.groups().flatMap(([, groupData]) => groupData),
+        3,
+      )) {
+        messages.push(smaller.bytes());
+      }
   }
   return messages;
 }

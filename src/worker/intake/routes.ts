@@ -6,6 +6,7 @@ import { ApiError } from "../../shared/problems";
 import { emptyAnswer, problemAnswer } from "../contract/answers";
 import { settingDefaults } from "../contract/setting-defaults";
 import type { AppEnv } from "../http/app-env";
+import { loopRefusalDescription, refuseLoop } from "../http/loop-check";
 import { acceptingIntake } from "../ops/drain";
 import { usage } from "../ops/usage";
 import { queueData, refuseWhileDraining } from "./accept-data";
@@ -37,6 +38,7 @@ function readData(text: string, limits: MonitoringDataLimits): Datum[] {
 
 /** Validates the data, registers unknown metrics, and answers 204 once every datum is on the intake queue. */
 async function accept(c: Context<AppEnv>): Promise<Response> {
+  await refuseLoop(c, "/monitoringdata");
   const config = c.get("config");
   const data = readData(await readBodyText(c.req.raw), {
     maxData: config.MAX_DATA_PER_REQUEST,
@@ -76,6 +78,7 @@ export const monitoringDataRoutes = new Hono<AppEnv>().post(
           "Retry-After): resend the request (unavailable). Or no token is configured and AUTH_DISABLED is not " +
           "true, or the settings are not valid (not-configured).",
       ),
+      508: problemAnswer(loopRefusalDescription),
     },
   }),
   // The handler validates the data from the text, faster than zod would; the document shows their schema.

@@ -1,5 +1,6 @@
 import type { AttemptRecord, AttemptReport } from "../delivery/vocabulary";
 import { attemptsKept } from "./kept-entries";
+import { addMissingColumns } from "./sql-columns";
 
 type AttemptRow = {
   at: number;
@@ -9,6 +10,7 @@ type AttemptRow = {
   error: string | null;
   latency_ms: number;
   data: number;
+  rejected: number;
   webhook_id: string;
 };
 
@@ -36,16 +38,20 @@ export class AttemptLog {
       );
       CREATE INDEX IF NOT EXISTS attempt_sequence ON attempt (observer_id, sequence);
     `);
+    // Columns added since the first release; logged attempts get them with their defaults.
+    addMissingColumns(sql, "attempt", { rejected: "INTEGER NOT NULL DEFAULT 0" });
   }
 
   /** Logs `report` as the observer's attempt number `sequence` (1, 2, …). */
   add(report: AttemptReport, sequence: number): void {
     this.sql.exec(
-      `INSERT INTO attempt (observer_id, slot, sequence, at, attempt, ok, http_status, error, latency_ms, data, webhook_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO attempt (observer_id, slot, sequence, at, attempt, ok, http_status, error, latency_ms, data,
+         rejected, webhook_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (observer_id, slot) DO UPDATE SET sequence = excluded.sequence, at = excluded.at,
          attempt = excluded.attempt, ok = excluded.ok, http_status = excluded.http_status, error = excluded.error,
-         latency_ms = excluded.latency_ms, data = excluded.data, webhook_id = excluded.webhook_id`,
+         latency_ms = excluded.latency_ms, data = excluded.data, rejected = excluded.rejected,
+         webhook_id = excluded.webhook_id`,
       report.observerId,
       sequence % attemptsKept,
       sequence,
@@ -56,6 +62,7 @@ export class AttemptLog {
       report.error ?? null,
       Math.round(report.latencyMs),
       report.data,
+      report.rejected ?? 0,
       report.webhookId,
     );
   }
@@ -64,7 +71,7 @@ export class AttemptLog {
   latest(observerId: string, limit: number): AttemptRecord[] {
     return this.sql
       .exec<AttemptRow>(
-        `SELECT at, attempt, ok, http_status, error, latency_ms, data, webhook_id FROM attempt
+        `SELECT at, attempt, ok, http_status, error, latency_ms, data, rejected, webhook_id FROM attempt
          WHERE observer_id = ? ORDER BY sequence DESC LIMIT ?`,
         observerId,
         limit,
@@ -78,6 +85,7 @@ export class AttemptLog {
         ...(row.error === null ? {} : { error: row.error }),
         latencyMs: row.latency_ms,
         data: row.data,
+        ...(row.rejected === 0 ? {} : { rejected: row.rejected }),
         webhookId: row.webhook_id,
       }));
   }

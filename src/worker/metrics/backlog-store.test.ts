@@ -2,12 +2,15 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { maxDataPerPayload } from "../delivery/vocabulary";
-import type { DatumRow } from "../intake/datum";
+import { type DatumRow, seriesLabels } from "../intake/datum";
+import { rowsJson } from "../intake/row-json";
 import { BacklogStore } from "./backlog-store";
 
 /** Runs `work` on the backlog of a fresh metric object. */
 function withBacklog<R>(metric: string, work: (backlog: BacklogStore) => R): Promise<R> {
-  return runInDurableObject(env.METRIC.getByName(metric), (_, state) => work(new BacklogStore(state.storage.sql)));
+  return runInDurableObject(env.METRIC.getByName(metric), (_, state) =>
+    work(new BacklogStore(state.storage.sql, rowsJson)),
+  );
 }
 
 const rows = (prefix: string, count: number): DatumRow[] =>
@@ -48,6 +51,20 @@ describe("BacklogStore", () => {
     withBacklog("backlog-negative-zero", (backlog) => {
       backlog.append("o1", { webhookId: "msg_z", rows: [["z", 1_000, -0, "vm1"]], acceptedAt: t0, attempts: 1 });
       expect(Object.is(backlog.head("o1")!.rows[0]![2], -0)).toBe(true);
+    }));
+
+  it("keeps an agent's labels through joined chunks and a trim", () =>
+    withBacklog("backlog-labels", (backlog) => {
+      const labels = seriesLabels([["host", "vm1"]], ["cpu", "usage", "integer"]);
+      const labelled: DatumRow[] = [
+        ["l1", 1_000, -0, "vm1", labels],
+        ["l2", 2_000, 2, "vm1", labels],
+      ];
+      backlog.append("o1", { webhookId: "msg_l", rows: [labelled[0]!], acceptedAt: t0, attempts: 0 });
+      backlog.append("o1", { webhookId: "msg_m", rows: [labelled[1]!, ...rows("p", 1)], acceptedAt: t0, attempts: 0 });
+      expect(backlog.head("o1")!.rows).toEqual([...labelled, ...rows("p", 1)]);
+      backlog.trim("o1", 1);
+      expect(backlog.head("o1")!.rows).toEqual([labelled[1], ...rows("p", 1)]);
     }));
 
   it("joins data never sent to the observer's last chunk when it was never sent either, under its webhook id", () =>

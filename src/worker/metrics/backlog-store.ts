@@ -1,12 +1,11 @@
 import { maxDataPerPayload } from "../delivery/vocabulary";
 import type { DatumRow } from "../intake/datum";
-import { rowsJson } from "../intake/row-json";
 
 /** A stored part of an observer's backlog: the data of one payload, delivered (or not) as a whole. */
-export interface BacklogChunk {
+export interface BacklogChunk<Item = DatumRow> {
   seq: number;
   webhookId: string;
-  rows: DatumRow[];
+  rows: Item[];
   data: number;
   acceptedAt: number;
   /** Attempts made at these data so far. */
@@ -22,11 +21,11 @@ type ChunkRow = {
   attempts: number;
 };
 
-function toChunk(row: ChunkRow): BacklogChunk {
+function toChunk<Item>(row: ChunkRow): BacklogChunk<Item> {
   return {
     seq: row.seq,
     webhookId: row.webhook_id,
-    rows: JSON.parse(row.rows) as DatumRow[],
+    rows: JSON.parse(row.rows) as Item[],
     data: row.data,
     acceptedAt: row.accepted_at,
     attempts: row.attempts,
@@ -37,10 +36,15 @@ function toChunk(row: ChunkRow): BacklogChunk {
  * What observers of one metric have not received, in the metric's SQLite storage: chunks in the
  * order of acceptance (`seq`), pending until delivered, or dead once they were tried for the whole
  * retry schedule (kept for replay until their retention ends). The observer's counters of pending
- * and dead data are kept by the caller beside these rows.
+ * and dead data are kept by the caller beside these rows. An item is one datum: a row of the
+ * metric (a metric's object), or a row with its metric (a selector observer's object), written as
+ * JSON by `itemsJson`.
  */
-export class BacklogStore {
-  constructor(private readonly sql: SqlStorage) {
+export class BacklogStore<Item = DatumRow> {
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly itemsJson: (items: readonly Item[]) => string,
+  ) {
     sql.exec(`
       CREATE TABLE IF NOT EXISTS backlog (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -65,10 +69,18 @@ export class BacklogStore {
    */
   append(
     observerId: string,
-    chunk: { webhookId: string; rows: readonly DatumRow[]; acceptedAt: number; attempts: number; failedAt?: number },
+    chunk: {
+      webhookId: string;
+      rows: readonly Item[];
+      acceptedAt: number;
+      attempts: number;
+      failedAt?: number;
+      /** The data were refused for good: they are dead from now. */
+      deadAt?: number;
+    },
   ): void {
-    const rows = rowsJson(chunk.rows);
-    if (chunk.attempts === 0 && chunk.failedAt === undefined) {
+    const rows = this.itemsJson(chunk.rows);
+    if (chunk.attempts === 0 && chunk.failedAt === undefined && chunk.deadAt === undefined) {
       const joined = this.sql.exec(
         `UPDATE backlog SET rows = substr(rows, 1, length(rows) - 1) || ',' || substr(?, 2), data = data + ?
          WHERE seq = (SELECT MAX(seq) FROM backlog WHERE observer_id = ?)
@@ -82,8 +94,8 @@ export class BacklogStore {
       if (joined > 0) return;
     }
     this.sql.exec(
-      `INSERT INTO backlog (observer_id, webhook_id, rows, data, accepted_at, attempts, first_failure_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO backlog (observer_id, webhook_id, rows, data, accepted_at, attempts, first_failure_at, dead_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       observerId,
       chunk.webhookId,
       rows,
@@ -91,11 +103,12 @@ export class BacklogStore {
       chunk.acceptedAt,
       chunk.attempts,
       chunk.failedAt ?? null,
+      chunk.deadAt ?? null,
     );
   }
 
   /** The oldest pending chunk of the observer. */
-  head(observerId: string): BacklogChunk | undefined {
+  head(observerId: string): BacklogChunk<Item> | undefined {
     const row = this.sql
       .exec<ChunkRow>(
         `SELECT seq, webhook_id, rows, data, accepted_at, attempts FROM backlog
@@ -103,7 +116,7 @@ export class BacklogStore {
         observerId,
       )
       .toArray()[0];
-    return row && toChunk(row);
+    return row && toChunk<Item>(row);
   }
 
   oldestPendingAcceptedAt(observerId: string): number | null {
@@ -157,6 +170,15 @@ export class BacklogStore {
       .reduce((total, row) => total + row.data, 0);
   }
 
+  /** The chunk was refused for good: its data are dead from `at`. Returns how many data it holds. */
+  markDead(seq: number, at: number): number {
+    return (
+      this.sql
+        .exec<{ data: number }>("UPDATE backlog SET dead_at = ? WHERE seq = ? RETURNING data", at, seq)
+        .toArray()[0]?.data ?? 0
+    );
+  }
+
   /** The observer's pending data are tried for a whole schedule again from their next failure. */
   restartSchedule(observerId: string): void {
     this.sql.exec("UPDATE backlog SET first_failure_at = NULL WHERE observer_id = ? AND dead_at IS NULL", observerId);
@@ -201,8 +223,13 @@ export class BacklogStore {
       if (cut === oldest.data) {
         this.sql.exec("DELETE FROM backlog WHERE seq = ?", oldest.seq);
       } else {
-        const rest = (JSON.parse(oldest.rows) as DatumRow[]).slice(cut);
-        this.sql.exec("UPDATE backlog SET rows = ?, data = ? WHERE seq = ?", rowsJson(rest), rest.length, oldest.seq);
+        const rest = (JSON.parse(oldest.rows) as Item[]).slice(cut);
+        this.sql.exec(
+          "UPDATE backlog SET rows = ?, data = ? WHERE seq = ?",
+          this.itemsJson(rest),
+          rest.length,
+          oldest.seq,
+        );
       }
       dropped[oldest.dead_at === null ? "pending" : "dead"] += cut;
       left -= cut;

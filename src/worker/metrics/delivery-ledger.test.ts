@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AttemptReport, BatchReport, DeliveryStatus } from "../delivery/vocabulary";
 import type { DatumRow } from "../intake/datum";
+import { rowsJson } from "../intake/row-json";
 import { AttemptLog } from "./attempt-log";
 import { BacklogStore } from "./backlog-store";
 import { DeliveryLedger, type LedgerPolicy } from "./delivery-ledger";
@@ -38,7 +39,7 @@ function withLedger<R>(work: (books: Books) => R, changes: Partial<LedgerPolicy>
   return runInDurableObject(env.METRIC.getByName(metric), (_, state) => {
     const { sql } = state.storage;
     const observers = new ObserverStore(sql);
-    const backlog = new BacklogStore(sql);
+    const backlog = new BacklogStore(sql, rowsJson);
     const attempts = new AttemptLog(sql);
     const ledger = new DeliveryLedger(observers, backlog, attempts, { ...policy, ...changes });
     const { id } = observers.insert(
@@ -132,6 +133,7 @@ describe("DeliveryLedger", () => {
         failed: 1,
         dead: 0,
         dropped: 0,
+        rejected: 0,
         lost: 0,
         backlog: 3,
         oldestBacklogAt: iso(t0),

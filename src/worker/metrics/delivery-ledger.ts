@@ -21,24 +21,25 @@ const hourMs = 3_600_000;
  * and the observer's counters; what an observer did not receive goes to its backlog, in order,
  * within its cap; a failure schedules the next attempt and, after the whole schedule, makes data
  * dead; a long outage disables the observer. Callers run each method in one storage transaction.
+ * `Item` is what the backlog holds of a datum (see BacklogStore).
  */
-export class DeliveryLedger {
+export class DeliveryLedger<Item = DatumRow> {
   constructor(
     private readonly observers: ObserverStore,
-    private readonly backlog: BacklogStore,
+    private readonly backlog: BacklogStore<Item>,
     private readonly attempts: AttemptLog,
     private readonly policy: LedgerPolicy,
   ) {}
 
   /** A consumer batch's attempts and owed data. Returns the observers that became disabled. */
-  recordBatch(report: BatchReport, now: number): string[] {
+  recordBatch(report: BatchReport<Item>, now: number): string[] {
     const disabled: string[] = [];
     const failedNow = new Map<string, AttemptReport>();
     for (const attempt of report.attempts) {
       if (!this.observers.target(attempt.observerId, now)) continue;
       this.logAttempt(attempt);
       if (attempt.gone) this.remove(attempt.observerId);
-      else if (!attempt.ok && !attempt.deferred) failedNow.set(attempt.observerId, attempt);
+      else if (isFailure(attempt)) failedNow.set(attempt.observerId, attempt);
     }
     for (const owed of report.owed) {
       for (const observer of owed.observers) {
@@ -48,6 +49,7 @@ export class DeliveryLedger {
           attempts: observer.attempts,
           acceptedAt: now,
           ...(failure ? { failedAt: failure.at } : {}),
+          ...(observer.refused ? { deadAt: now } : {}),
         });
       }
     }
@@ -62,12 +64,12 @@ export class DeliveryLedger {
     return this.observers.due(now);
   }
 
-  head(observerId: string): BacklogChunk | undefined {
+  head(observerId: string): BacklogChunk<Item> | undefined {
     return this.backlog.head(observerId);
   }
 
   /** An attempt at `chunk` starts; its data are fixed from now on. */
-  startAttempt(chunk: BacklogChunk): void {
+  startAttempt(chunk: BacklogChunk<Item>): void {
     this.backlog.startAttempt(chunk.seq);
   }
 
@@ -75,7 +77,11 @@ export class DeliveryLedger {
    * The outcome of an attempt at an observer's backlog head. Returns whether to go on with the next
    * chunk (it was delivered), and whether the observer became disabled.
    */
-  recordBacklogAttempt(chunk: BacklogChunk, attempt: AttemptReport, now: number): { next: boolean; disabled: boolean } {
+  recordBacklogAttempt(
+    chunk: BacklogChunk<Item>,
+    attempt: AttemptReport,
+    now: number,
+  ): { next: boolean; disabled: boolean } {
     const { observerId } = attempt;
     if (!this.observers.target(observerId, now)) return { next: false, disabled: false };
     this.logAttempt(attempt);
@@ -94,6 +100,13 @@ export class DeliveryLedger {
       this.observers.schedule(observerId, now, this.ledgerOf(observerId, now).retry_step);
       return { next: false, disabled: false };
     }
+    if (attempt.refused) {
+      // Refused for good: the data are dead, kept for replay, and the observer goes on with what follows.
+      const dead = this.backlog.markDead(chunk.seq, now);
+      this.observers.adjustBacklog(observerId, { pending: -dead, dead });
+      this.observers.schedule(observerId, now, this.ledgerOf(observerId, now).retry_step);
+      return { next: true, disabled: false };
+    }
     const dead = this.backlog.recordFailure(observerId, now, now - scheduleSpanMs(this.policy.RETRY_SCHEDULE));
     if (dead > 0) this.observers.adjustBacklog(observerId, { pending: -dead, dead });
     return { next: false, disabled: this.scheduleAfterFailure(observerId, attempt, now) };
@@ -104,7 +117,7 @@ export class DeliveryLedger {
    * planned before the backlog began) are up again: their backlog is tried now, not at its scheduled
    * retry, which may be hours away. Returns whether any attempt was brought forward.
    */
-  bringForward(report: BatchReport, now: number): boolean {
+  bringForward(report: BatchReport<Item>, now: number): boolean {
     const failed = new Set(report.attempts.filter(isFailure).map((attempt) => attempt.observerId));
     const succeeded = new Set(report.attempts.filter((attempt) => attempt.ok).map((attempt) => attempt.observerId));
     let brought = false;
@@ -180,23 +193,31 @@ export class DeliveryLedger {
 
   private logAttempt(attempt: AttemptReport): void {
     this.attempts.add(attempt, this.observers.nextAttemptSequence(attempt.observerId));
-    if (attempt.ok) this.observers.recordSuccess(attempt.observerId, attempt.data, attempt.at);
+    if (attempt.ok) this.observers.recordSuccess(attempt.observerId, attempt.data, attempt.at, attempt.rejected ?? 0);
     else if (!attempt.deferred && !attempt.gone) {
-      this.observers.recordFailure(attempt.observerId, attempt.error ?? "delivery failed", attempt.at);
+      // A refusal is not an outage: the observer answers, it does not take these data.
+      const outage = !attempt.refused;
+      this.observers.recordFailure(attempt.observerId, attempt.error ?? "delivery failed", attempt.at, outage);
     }
   }
 
-  /** Appends data to the observer's backlog and keeps it within the cap, the oldest going first. */
+  /**
+   * Appends data to the observer's backlog (as dead data when refused for good) and keeps it within
+   * the cap, the oldest going first.
+   */
   private owe(
     observerId: string,
-    rows: readonly DatumRow[],
-    chunk: { webhookId: string; attempts: number; acceptedAt: number; failedAt?: number },
+    rows: readonly Item[],
+    chunk: { webhookId: string; attempts: number; acceptedAt: number; failedAt?: number; deadAt?: number },
   ): void {
     const ledger = this.observers.target(observerId, chunk.acceptedAt)?.ledger;
     if (!ledger) return;
     this.backlog.append(observerId, { ...chunk, rows });
     usage.backlogDataWritten += rows.length;
-    this.observers.adjustBacklog(observerId, { pending: rows.length });
+    this.observers.adjustBacklog(
+      observerId,
+      chunk.deadAt === undefined ? { pending: rows.length } : { dead: rows.length },
+    );
     const excess = ledger.backlog + ledger.dead + rows.length - this.policy.MAX_BACKLOG_DATA;
     if (excess > 0) {
       const dropped = this.backlog.trim(observerId, excess);
@@ -208,7 +229,7 @@ export class DeliveryLedger {
     }
     // An observer with nothing scheduled (its backlog was empty) is tried at once; one that failed
     // is rescheduled after this by its failure.
-    if (ledger.backlog === 0 || ledger.next_attempt_at === null) {
+    if (chunk.deadAt === undefined && (ledger.backlog === 0 || ledger.next_attempt_at === null)) {
       this.observers.schedule(observerId, chunk.acceptedAt, ledger.retry_step);
     }
   }
@@ -232,7 +253,10 @@ export class DeliveryLedger {
   }
 }
 
-/** An attempt that failed: neither a success nor one cut short by the batch's budget, nor a 410. */
+/**
+ * An attempt that failed and is to be retried: neither a success nor one cut short by the batch's
+ * budget, nor a 410, nor data refused for good.
+ */
 function isFailure(attempt: AttemptReport): boolean {
-  return !attempt.ok && !attempt.deferred && !attempt.gone;
+  return !attempt.ok && !attempt.deferred && !attempt.gone && !attempt.refused;
 }

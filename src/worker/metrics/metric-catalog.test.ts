@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { prefixes, request } from "../../../test/api/support/http";
@@ -43,4 +44,24 @@ it("is not asked again about a metric it already lists", async () => {
   await metricStub(env, "listed-once").ensureMetric("listed-once");
   await metricStub(env, "listed-once").deliveryPlan("listed-once");
   expect(await metricNames()).not.toContain("listed-once");
+});
+
+it("draws the service's instance id once and keeps it on disk, where the catalog reads it again after a restart", async () => {
+  const id = await metricCatalogStub(env).instanceId();
+  expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  const stored = await runInDurableObject(metricCatalogStub(env), (_, state) =>
+    state.storage.sql.exec<{ id: string }>("SELECT id FROM instance").toArray(),
+  );
+  expect(stored).toEqual([{ id }]);
+
+  // The object is torn down, its memory with it; the next call builds it anew from its storage.
+  await expect(runInDurableObject(metricCatalogStub(env), (_, state) => state.abort("restart"))).rejects.toThrow();
+
+  expect(await metricCatalogStub(env).instanceId()).toBe(id);
+});
+
+it("gives another service, with storage of its own, an id of its own", async () => {
+  const another = env.METRIC_CATALOG.getByName("another-service");
+
+  expect(await another.instanceId()).not.toBe(await metricCatalogStub(env).instanceId());
 });

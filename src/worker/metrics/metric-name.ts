@@ -5,6 +5,8 @@ import { getOrCreate } from "../../shared/get-or-create";
 // name has no UTF-8 form, so two different names would collapse into one once encoded.
 const controlCharacter = /\p{Cc}/u;
 const unpairedSurrogate = /\p{Cs}/u;
+// A name never holds what a selector is written with: one that did would read as following many metrics.
+const selectorCharacter = /[*{}]/;
 
 function codePointCount(text: string): number {
   let count = 0;
@@ -23,6 +25,10 @@ function buildMetricNameSchema(maxLength: number) {
     )
     .refine((name) => !controlCharacter.test(name), "metric name must not contain control characters")
     .refine((name) => !name.includes("/"), 'metric name must not contain "/"')
+    .refine(
+      (name) => !selectorCharacter.test(name),
+      'metric name must not contain "*", "{" or "}": to follow many metrics, register an observer with a selector at POST /observers',
+    )
     .refine((name) => !unpairedSurrogate.test(name), "metric name must not contain unpaired surrogates");
 }
 
@@ -30,8 +36,9 @@ const schemaByMaxLength = new Map<number, ReturnType<typeof buildMetricNameSchem
 
 /**
  * A metric name (docs/API.md, "Metric names"): 1 to `maxLength` characters (Unicode code points), no control
- * characters and no `/`, which would split the name when it is used as a path segment. Built once
- * per limit: the limit is configuration, and building a zod schema costs more than using it.
+ * characters, no `/`, which would split the name when it is used as a path segment, and no `*`, `{`
+ * or `}`, which are a selector's. Built once per limit: the limit is configuration, and building a
+ * zod schema costs more than using it.
  */
 export function metricNameSchema(maxLength: number) {
   return getOrCreate(schemaByMaxLength, maxLength, buildMetricNameSchema);

@@ -7,6 +7,7 @@ import { utf8, verifiesSignature } from "../../../test/api/support/webhooks";
 import type { AttemptReport, BatchReport, DeliveryStatus } from "../delivery/vocabulary";
 import type { DatumRow } from "../intake/datum";
 import { readIntakeMessage } from "../intake/queue-message-bytes";
+import { rowsJson } from "../intake/row-json";
 import { AttemptLog } from "./attempt-log";
 import { BacklogStore } from "./backlog-store";
 
@@ -111,7 +112,11 @@ describe("ensureMetric", () => {
 
 describe("deliveryPlan", () => {
   it("creates an unknown metric and plans nothing", async () => {
-    expect(await metricObject("fresh").deliveryPlan("fresh")).toEqual({ observers: [], ruleReaders: [] });
+    expect(await metricObject("fresh").deliveryPlan("fresh")).toEqual({
+      observers: [],
+      selectors: [],
+      ruleReaders: [],
+    });
     expect((await request("GET", metricPath("fresh"))).status).toBe(200);
   });
 
@@ -213,6 +218,7 @@ describe("deliveryPlan", () => {
 
       expect(await settled(second, 1_000)).toEqual({
         observers: [expect.objectContaining({ held: true })],
+        selectors: [],
         ruleReaders: [],
       });
     });
@@ -222,11 +228,12 @@ describe("deliveryPlan", () => {
       const stub = metricObject("no-turn");
       await stub.changeObserver(paused, { state: "paused" });
 
-      const heldPlan = { observers: [expect.objectContaining({ held: true })], ruleReaders: [] };
+      const heldPlan = { observers: [expect.objectContaining({ held: true })], selectors: [], ruleReaders: [] };
       expect(await settled(stub.deliveryPlan("no-turn", batch), 1_000)).toEqual(heldPlan);
       expect(await settled(stub.deliveryPlan("no-turn", batch), 1_000)).toEqual(heldPlan);
       expect(await settled(metricObject("unobserved").deliveryPlan("unobserved", batch), 1_000)).toEqual({
         observers: [],
+        selectors: [],
         ruleReaders: [],
       });
     });
@@ -647,7 +654,7 @@ describe("removeObserver", () => {
     expect(await stub.listObservers()).toEqual([kept]);
     expect((await request("GET", `${observersPath("gone")}/${removed}`)).status).toBe(404);
     const left = await runInDurableObject(stub, (_, state) => ({
-      backlog: new BacklogStore(state.storage.sql).head(removed),
+      backlog: new BacklogStore(state.storage.sql, rowsJson).head(removed),
       attempts: new AttemptLog(state.storage.sql).latest(removed, 50),
     }));
     expect(left).toEqual({ backlog: undefined, attempts: [] });

@@ -14,7 +14,8 @@ export const documentedMetricName = metricNameSchema(maxLength).meta({
   id: "MetricName",
   description:
     `1 to MAX_METRIC_NAME_LENGTH (${maxLength} unless configured) characters, counted in code points, ` +
-    'with no control characters, no "/" and no unpaired surrogates. Percent-encoded in a path.',
+    'with no control characters, no "/", no "*", "{" or "}" (a selector\'s: see POST /observers) and no unpaired ' +
+    "surrogates. Percent-encoded in a path.",
 });
 
 /** Body of PUT /metrics/:id; the whole body is optional. */

@@ -12,6 +12,7 @@ import { resolveSecret } from "./generated-secret";
 import { attemptsKept } from "./kept-entries";
 import { metricStub } from "./metric-object";
 import { invalidMetricNameAnswer, metricNameParam, unknownMetric, unknownMetricAnswer } from "./metric-path";
+import { changedReport, retryStartedReport } from "./observer-outcomes";
 import {
   attemptsQuerySchema,
   observerChangeSchema,
@@ -160,14 +161,8 @@ export const observerRoutes = new Hono<AppEnv>()
       const change = c.req.valid("json");
       const secret = resolveSecret(change.secret);
       const result = await metricStub(c.env, id).changeObserver(observerId, { ...change, secret });
-      switch (result.outcome) {
-        case "unknown-observer":
-          throw unknownObserver(id, observerId);
-        case "headers-not-http":
-          throw ApiError.validation([{ path: "/headers", message: "Headers only apply to HTTP observers." }]);
-        case "changed":
-          return c.json({ ...result.report, ...(change.secret === "generate" ? { secret } : {}) });
-      }
+      const report = changedReport(result, () => unknownObserver(id, observerId));
+      return c.json({ ...report, ...(change.secret === "generate" ? { secret } : {}) });
     },
   )
   .get(
@@ -244,18 +239,10 @@ export const observerRoutes = new Hono<AppEnv>()
       const { id } = c.req.valid("param");
       const observerId = c.req.param("oid");
       const result = await metricStub(c.env, id).retryNow(observerId);
-      switch (result.outcome) {
-        case "unknown-observer":
-          throw unknownObserver(id, observerId);
-        case "held":
-          throw new ApiError(
-            "conflict",
-            `The observer ${JSON.stringify(observerId)} is ${result.state}: nothing is sent to it until it is ` +
-              'resumed (PATCH with {"state":"active"}), which tries its backlog at once.',
-          );
-        case "started":
-          return c.json(result.report, 202);
-      }
+      return c.json(
+        retryStartedReport(result, observerId, () => unknownObserver(id, observerId)),
+        202,
+      );
     },
   )
   .delete(

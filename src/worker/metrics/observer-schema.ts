@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { DeliveryStatus, ObserverState } from "../delivery/vocabulary";
 import { limitQuerySchema } from "../http/limit-query";
 import { attemptsKept } from "./kept-entries";
-import { observerFormats, observerProtocols } from "./observer-kinds";
+import { isStreamFormat, observerFormats, observerProtocols } from "./observer-kinds";
 
 /** One of `values`, matched without regard to case and returned in its canonical spelling. */
 function caseInsensitiveEnum<const Value extends string>(values: readonly Value[], what: string) {
@@ -114,7 +114,7 @@ const secretSchema = z
 
 /** Headers the service sets itself, or that only describe a connection, may not be given. */
 const reservedHeader =
-  /^(host|content-type|content-length|transfer-encoding|connection|keep-alive|te|trailer|upgrade|proxy-.*|webhook-.*|user-agent)$/i;
+  /^(host|content-type|content-length|transfer-encoding|connection|keep-alive|te|trailer|upgrade|proxy-.*|webhook-.*|user-agent|tower-edge-via)$/i;
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Visible ASCII and spaces or tabs inside, as a header field value may hold.
 const headerValue = /^[\t\x20-\x7e]*$/;
@@ -138,25 +138,29 @@ export const headersSchema = z
     description: "Extra request headers of HTTP deliveries (e.g. Authorization); never returned.",
   });
 
-/**
- * Body of POST /metrics/:id/observers, parsed into the observer's target: canonical format and
- * protocol, normalised address. Where an observer may send to (the address policy) is not decided
- * here; it is checked on this parsed target.
- */
-export const observerRegistrationSchema = z
-  .strictObject({
-    format: caseInsensitiveEnum(observerFormats, "format").default("RDF/JSON"),
-    protocol: caseInsensitiveEnum(observerProtocols, "protocol").default("HTTP"),
-    callbackUrl: callbackUrlSchema.optional(),
-    observerHost: observerHostSchema.optional(),
-    observerPort: observerPortSchema.optional().meta({ description: "TCP and UDP observers only." }),
-    secret: secretSchema.optional(),
-    headers: headersSchema.optional(),
-  })
-  .superRefine(
+/** The fields of an observer's target, which per-metric and selector observers share. */
+export const observerTargetFields = {
+  format: caseInsensitiveEnum(observerFormats, "format").default("RDF/JSON"),
+  protocol: caseInsensitiveEnum(observerProtocols, "protocol").default("HTTP"),
+  callbackUrl: callbackUrlSchema.optional(),
+  observerHost: observerHostSchema.optional(),
+  observerPort: observerPortSchema.optional().meta({ description: "TCP and UDP observers only." }),
+  secret: secretSchema.optional(),
+  headers: headersSchema.optional(),
+};
+
+type ObserverTargetBody = z.output<z.ZodObject<typeof observerTargetFields>>;
+
+/** The address fields and headers that go with the protocol; checked only once the protocol is valid. */
+export function checkTargetFields<Schema extends z.ZodType<ObserverTargetBody>>(schema: Schema): Schema {
+  return schema.superRefine(
     (body, ctx) => {
       if (body.headers !== undefined && body.protocol !== "HTTP") {
         ctx.addIssue({ code: "custom", path: ["headers"], message: "Headers only apply to HTTP observers." });
+      }
+      if (typeof body.format === "string" && !isStreamFormat(body.format) && body.protocol !== "HTTP") {
+        const message = `The format ${body.format} is a metrics backend's, sent over HTTP only.`;
+        ctx.addIssue({ code: "custom", path: ["protocol"], message });
       }
       for (const field of addressFields) {
         const present = body[field] !== undefined;
@@ -168,13 +172,20 @@ export const observerRegistrationSchema = z
       }
     },
     { when: hasValidProtocol },
-  )
-  .meta({
-    id: "ObserverRegistration",
-    description:
-      "HTTP observers need a callbackUrl; TCP and UDP observers need an observerHost and observerPort instead. " +
-      "Registering the same format, protocol and address again answers the existing observer.",
-  });
+  );
+}
+
+/**
+ * Body of POST /metrics/:id/observers, parsed into the observer's target: canonical format and
+ * protocol, normalised address. Where an observer may send to (the address policy) is not decided
+ * here; it is checked on this parsed target.
+ */
+export const observerRegistrationSchema = checkTargetFields(z.strictObject(observerTargetFields)).meta({
+  id: "ObserverRegistration",
+  description:
+    "HTTP observers need a callbackUrl; TCP and UDP observers need an observerHost and observerPort instead. " +
+    "Registering the same format, protocol and address again answers the existing observer.",
+});
 
 /** What an observer asks to be sent, and where: the parsed registration. */
 export type ObserverRegistration = z.output<typeof observerRegistrationSchema>;

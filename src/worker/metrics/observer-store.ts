@@ -26,6 +26,7 @@ type ObserverRow = {
   failed: number;
   dead: number;
   dropped: number;
+  rejected: number;
   backlog: number;
   attempts_logged: number;
   retry_step: number;
@@ -44,7 +45,7 @@ export type ObserverLedger = Pick<
 
 const observerColumns =
   "id, format, protocol, callback_url, observer_host, observer_port, secret, previous_secret, " +
-  "previous_secret_until, headers, method, state, delivered, failed, dead, dropped, backlog, attempts_logged, " +
+  "previous_secret_until, headers, method, state, delivered, failed, dead, dropped, rejected, backlog, attempts_logged, " +
   "retry_step, next_attempt_at, failing_since, last_success_at, last_failure_at, last_error";
 
 function publicObserver(row: ObserverRow): PublicObserver {
@@ -122,6 +123,7 @@ export class ObserverStore {
       next_attempt_at: "INTEGER",
       failing_since: "INTEGER",
       method: "TEXT",
+      rejected: "INTEGER NOT NULL DEFAULT 0",
     });
     // The first release counted data given up on as `lost`; they are what is now called dropped.
     // A table created by this release has no such column.
@@ -147,17 +149,18 @@ export class ObserverStore {
     return row && publicObserver(row);
   }
 
-  /** Adds an observer; `method` makes it a rule's REST call. */
+  /** Adds an observer; `method` makes it a rule's REST call; `id` is given when another object chose it. */
   insert(
     registration: ObserverRegistration,
     secret: string | undefined,
     method?: DeliveryTarget["method"],
+    id: string = crypto.randomUUID(),
   ): PublicObserver {
     const created = this.sql
       .exec<ObserverRow>(
         `INSERT INTO observer (id, format, protocol, address, callback_url, observer_host, observer_port, secret, headers, method)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${observerColumns}`,
-        crypto.randomUUID(),
+        id,
         registration.format,
         registration.protocol,
         observerAddress(registration),
@@ -225,6 +228,7 @@ export class ObserverStore {
       failed: row.failed,
       dead: row.dead,
       dropped: row.dropped,
+      rejected: row.rejected,
       lost: row.dead + row.dropped,
       backlog: row.backlog,
       oldestBacklogAt: isoTime(oldestBacklogAt),
@@ -237,30 +241,35 @@ export class ObserverStore {
   }
 
   /** Data delivered: counted, and the observer is no longer failing. */
-  recordSuccess(observerId: string, data: number, at: number): void {
+  recordSuccess(observerId: string, data: number, at: number, rejected = 0): void {
     this.sql.exec(
-      `UPDATE observer SET delivered = delivered + ?, last_success_at = MAX(COALESCE(last_success_at, ?), ?),
-         failing_since = NULL, retry_step = 0
+      `UPDATE observer SET delivered = delivered + ?, rejected = rejected + ?,
+         last_success_at = MAX(COALESCE(last_success_at, ?), ?), failing_since = NULL, retry_step = 0
        WHERE id = ?`,
       data,
+      rejected,
       at,
       at,
       observerId,
     );
   }
 
-  /** A failed attempt: counted, and the failure's time and reason kept (the latest wins, whatever the order of reports). */
-  recordFailure(observerId: string, error: string, at: number): void {
+  /**
+   * A failed attempt: counted, and the failure's time and reason kept (the latest wins, whatever the
+   * order of reports); an `outage` (not a refusal of the data) starts the outage clock if it is not running.
+   */
+  recordFailure(observerId: string, error: string, at: number, outage = true): void {
     this.sql.exec(
       `UPDATE observer SET failed = failed + 1,
          last_error = CASE WHEN last_failure_at IS NULL OR last_failure_at <= ? THEN ? ELSE last_error END,
          last_failure_at = MAX(COALESCE(last_failure_at, ?), ?),
-         failing_since = COALESCE(failing_since, ?)
+         failing_since = CASE WHEN ? THEN COALESCE(failing_since, ?) ELSE failing_since END
        WHERE id = ?`,
       at,
       error,
       at,
       at,
+      outage ? 1 : 0,
       at,
       observerId,
     );

@@ -17,6 +17,7 @@ export const deliveryStatusSchema = z
     failed: count("Failed attempts."),
     dead: count("Data tried for the whole retry schedule, kept for replay for DEAD_RETENTION_HOURS."),
     dropped: count("Data dropped: dead past their retention, or the oldest over MAX_BACKLOG_DATA."),
+    rejected: count("Data points an OTLP receiver took but rejected (its partialSuccess); not sent again."),
     lost: count("dead + dropped, for clients of the first status shape."),
     backlog: count("Data waiting to be delivered, in the order they were accepted."),
     oldestBacklogAt: z.iso.datetime().nullable().meta({ description: "When the oldest waiting datum was accepted." }),
@@ -46,15 +47,18 @@ const socketAddress = {
   observerPort: observerPortSchema,
 };
 
-export const publicObserverSchema = z
-  .discriminatedUnion("protocol", [
-    z.strictObject({ ...identity, ...httpAddress }),
-    z.strictObject({ ...identity, ...socketAddress }),
-  ])
-  .meta({
-    id: "Observer",
-    description: "A registered observer, without its secret.",
-  }) satisfies z.ZodType<PublicObserver>;
+/** An observer without its status, with `extra` fields, one branch per kind of address. */
+function publicObserverWith<const Extra extends z.ZodRawShape>(extra: Extra) {
+  return z.discriminatedUnion("protocol", [
+    z.strictObject({ ...identity, ...httpAddress, ...extra }),
+    z.strictObject({ ...identity, ...socketAddress, ...extra }),
+  ]);
+}
+
+export const publicObserverSchema = publicObserverWith({}).meta({
+  id: "Observer",
+  description: "A registered observer, without its secret.",
+}) satisfies z.ZodType<PublicObserver>;
 
 const status = { status: deliveryStatusSchema };
 
@@ -65,15 +69,18 @@ const httpDressing = {
     .meta({ description: "The names of the extra headers deliveries carry; their values are never returned." }),
 };
 
-export const observerReportSchema = z
-  .discriminatedUnion("protocol", [
-    z.strictObject({ ...identity, ...httpAddress, ...httpDressing, ...status }),
-    z.strictObject({ ...identity, ...socketAddress, ...status }),
-  ])
-  .meta({
-    id: "ObserverReport",
-    description: "An observer with its delivery status.",
-  }) satisfies z.ZodType<ObserverReport>;
+/** An observer with its status and `extra` fields, one branch per kind of address. */
+export function observerReportWith<const Extra extends z.ZodRawShape>(extra: Extra) {
+  return z.discriminatedUnion("protocol", [
+    z.strictObject({ ...identity, ...httpAddress, ...httpDressing, ...status, ...extra }),
+    z.strictObject({ ...identity, ...socketAddress, ...status, ...extra }),
+  ]);
+}
+
+export const observerReportSchema = observerReportWith({}).meta({
+  id: "ObserverReport",
+  description: "An observer with its delivery status.",
+}) satisfies z.ZodType<ObserverReport>;
 
 /** The answer of a registration or change that generated a secret: shown this once. */
 export const observerWithSecretSchema = z
@@ -106,6 +113,11 @@ export const attemptRecordSchema = z
     error: z.string().optional(),
     latencyMs: z.int().min(0),
     data: z.int().min(0).meta({ description: "Data the attempt carried." }),
+    rejected: z
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: "Data points the OTLP receiver rejected (its partialSuccess)." }),
     webhookId: z.string().meta({ description: "The webhook-id of the payload; the same on every retry of it." }),
   })
   .meta({

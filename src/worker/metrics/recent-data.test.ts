@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { DatumRow } from "../intake/datum";
+import { type DatumRow, seriesLabels } from "../intake/datum";
 import { recentDataKept } from "./kept-entries";
 import { minutesCounted, RecentData } from "./recent-data";
 
@@ -32,6 +32,26 @@ describe("RecentData", () => {
       return recent.latest(10);
     });
     expect(latest.map(([id]) => id)).toEqual(["d3", "d2", "d1"]);
+  });
+
+  it("keeps an agent's data without their labels, which the recent data do not show", async () => {
+    const labels = seriesLabels([["host", "vm1"]], ["cpu", "usage", "float"]);
+    const latest = await withRecentData("recent.labelled", (recent) => {
+      recent.record(
+        [
+          ["a", 1, -0, "vm1", labels],
+          ["b", 2, 3, "vm2"],
+        ],
+        2,
+        0,
+      );
+      return recent.latest(10);
+    });
+    expect(latest).toEqual([
+      ["b", 2, 3, "vm2"],
+      ["a", 1, -0, "vm1"],
+    ]);
+    expect(Object.is(latest[1]![2], -0)).toBe(true);
   });
 
   it("counts data per minute for the last minutes, and in all", async () => {

@@ -7,6 +7,9 @@ export const minutesCounted = 10;
 
 const minuteMs = 60_000;
 
+/** A row as recent data keep it: `/metrics/:id/data` shows no labels, so they are not stored. */
+const withoutLabels = (row: DatumRow): DatumRow => (row.length === 4 ? row : [row[0], row[1], row[2], row[3]]);
+
 /**
  * A metric's most recent data and how many it accepted, per minute and in all, in the metric's
  * SQLite storage. The consumer's batch brings them in the request it already makes to the metric,
@@ -24,13 +27,13 @@ export class RecentData {
   /**
    * Records a batch's data: `latest` are its last (at most `recentDataKept`) rows in the order they
    * were accepted, `count` all of them. A batch consumed again after a failure brings the same
-   * datum ids, which are kept once.
+   * datum ids, which are kept once. Their labels are left out.
    */
   record(latest: readonly DatumRow[], count: number, now: number): void {
     if (count === 0) return;
     const incoming = new Set(latest.map(([id]) => id));
     const kept = this.rows().filter(([id]) => !incoming.has(id));
-    const rows = [...kept, ...latest].slice(-recentDataKept);
+    const rows = [...kept, ...latest.map(withoutLabels)].slice(-recentDataKept);
     this.sql.exec(
       "INSERT INTO recent_data (singleton, rows) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET rows = excluded.rows",
       rowsJson(rows),

@@ -78,6 +78,7 @@ describe("ObserverStore on an earlier release's table", () => {
           failed: 2,
           dead: 0,
           dropped: 7,
+          rejected: 0,
           lost: 7,
           backlog: 0,
           oldestBacklogAt: null,

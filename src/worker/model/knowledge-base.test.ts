@@ -196,3 +196,34 @@ describe("KnowledgeBase.restoreCollectorResources", () => {
     expect(await kb.readModel()).toEqual(javaAppModel);
   });
 });
+
+describe("KnowledgeBase.modelVersion", () => {
+  it("changes with every change of the model, and only then", async () => {
+    const kb = knowledgeBaseNamed("version");
+    const versions = [await kb.modelVersion()];
+    const expectVersion = async (changed: boolean) => {
+      const version = await kb.modelVersion();
+      expect(version === versions.at(-1)).toBe(!changed);
+      versions.push(version);
+    };
+    await kb.mergeCollectorResources("dc1", atIndex(javaAppResources));
+    await expectVersion(true);
+    await kb.restoreCollectorResources("dc1", javaAppResources);
+    await expectVersion(false);
+    await kb.upsertResources(atIndex([{ clazz: "VM", id: "Frontend1", cloudProvider: "nowhere" }]));
+    await expectVersion(false);
+    await kb.deleteResource("register_2047568");
+    await expectVersion(false);
+    await kb.deleteResource("App1");
+    await expectVersion(true);
+    await kb.restoreCollectorResources("dc1", javaAppResources);
+    await expectVersion(true);
+    await kb.releaseCollectorResources(["dc2"]);
+    await expectVersion(false);
+    await kb.releaseCollectorResources(["dc1"]);
+    await expectVersion(true);
+    await kb.replaceModel(atIndex([{ clazz: "Location", id: "eu" }]));
+    await expectVersion(true);
+    expect(new Set(versions).size).toBe(6);
+  });
+});

@@ -15,6 +15,8 @@ export type ResourceDeletion =
   | { outcome: "not-found" }
   | { outcome: "referenced"; referrers: Referrer[] };
 
+const succeeded = (result: ModelWriteResult) => result.ok;
+
 /**
  * Of the resources missing from the model, those that can be written back: repeatedly drops the ones
  * with a reference that resolves neither in the model nor among the others still kept.
@@ -44,6 +46,13 @@ function restorable(
  */
 export class KnowledgeBase extends DurableObject<Env> {
   private readonly store: ModelStore;
+  /**
+   * The model's version: this instance's own prefix and a count of its changes, so that a reader can
+   * tell a change without reading the model, and a count that starts again after a restart is not
+   * mistaken for the one before.
+   */
+  private readonly incarnation = crypto.randomUUID();
+  private changes = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -62,7 +71,7 @@ export class KnowledgeBase extends DurableObject<Env> {
         { uploaded: true },
       );
       return { ok: true };
-    });
+    }, succeeded);
   }
 
   /** Inserts each resource or replaces the stored one of the same id; creates the model if there is none. */
@@ -75,7 +84,7 @@ export class KnowledgeBase extends DurableObject<Env> {
         { uploaded: true },
       );
       return { ok: true };
-    });
+    }, succeeded);
   }
 
   /** The problems `upsertResources` would find in `resources` (ids, classes, references), writing nothing. */
@@ -87,19 +96,27 @@ export class KnowledgeBase extends DurableObject<Env> {
     return this.store.readModel();
   }
 
+  /** Changes whenever the model does: a model read after it is at least as new. */
+  modelVersion(): string {
+    return `${this.incarnation}:${this.changes}`;
+  }
+
   readResource(id: string): Resource | null {
     return this.store.readResource(id) ?? null;
   }
 
   /** Deletes the resource unless another resource still refers to it. */
   deleteResource(id: string): ResourceDeletion {
-    return this.transaction((): ResourceDeletion => {
-      if (this.store.classOf(id) === undefined) return { outcome: "not-found" };
-      const referrers = this.store.referrersOf(id);
-      if (referrers.length > 0) return { outcome: "referenced", referrers };
-      this.store.delete(id);
-      return { outcome: "deleted" };
-    });
+    return this.transaction(
+      (): ResourceDeletion => {
+        if (this.store.classOf(id) === undefined) return { outcome: "not-found" };
+        const referrers = this.store.referrersOf(id);
+        if (referrers.length > 0) return { outcome: "referenced", referrers };
+        this.store.delete(id);
+        return { outcome: "deleted" };
+      },
+      (deletion) => deletion.outcome === "deleted",
+    );
   }
 
   /**
@@ -122,7 +139,7 @@ export class KnowledgeBase extends DurableObject<Env> {
         resources.map((located) => located.resource.id),
       );
       return { ok: true };
-    });
+    }, succeeded);
   }
 
   /**
@@ -131,21 +148,24 @@ export class KnowledgeBase extends DurableObject<Env> {
    * resource whose references cannot resolve any more is not restored.
    */
   restoreCollectorResources(collectorId: string, resources: Resource[]): { restored: string[] } {
-    return this.transaction(() => {
-      this.store.recordListing(
-        collectorId,
-        resources.map((resource) => resource.id),
-      );
-      const ids = new Set<string>();
-      const missing = resources.filter((resource) => {
-        const first = !ids.has(resource.id);
-        ids.add(resource.id);
-        return first && this.store.classOf(resource.id) === undefined;
-      });
-      const restored = restorable(missing, (id) => this.store.classOf(id));
-      this.store.upsertAll(restored, { uploaded: false });
-      return { restored: restored.map((resource) => resource.id) };
-    });
+    return this.transaction(
+      () => {
+        this.store.recordListing(
+          collectorId,
+          resources.map((resource) => resource.id),
+        );
+        const ids = new Set<string>();
+        const missing = resources.filter((resource) => {
+          const first = !ids.has(resource.id);
+          ids.add(resource.id);
+          return first && this.store.classOf(resource.id) === undefined;
+        });
+        const restored = restorable(missing, (id) => this.store.classOf(id));
+        this.store.upsertAll(restored, { uploaded: false });
+        return { restored: restored.map((resource) => resource.id) };
+      },
+      (restoration) => restoration.restored.length > 0,
+    );
   }
 
   /**
@@ -155,15 +175,22 @@ export class KnowledgeBase extends DurableObject<Env> {
   releaseCollectorResources(collectorIds: string[]): { removed: string[] } {
     return this.ctx.storage.transactionSync(() => {
       for (const collectorId of collectorIds) this.store.forgetListing(collectorId);
-      return { removed: this.store.removeUnclaimed() };
+      const removed = this.store.removeUnclaimed();
+      if (removed.length > 0) this.changes += 1;
+      return { removed };
     });
   }
 
-  /** Runs `write` in one transaction, then removes what nothing keeps in the model any more. */
-  private transaction<R>(write: () => R): R {
+  /**
+   * Runs `write` in one transaction, then removes what nothing keeps in the model any more; counts a
+   * change when `changed` says the write made one or something was removed (a collector's keep-alive
+   * that restores nothing makes none).
+   */
+  private transaction<R>(write: () => R, changed: (result: R) => boolean): R {
     return this.ctx.storage.transactionSync(() => {
       const result = write();
-      this.store.removeUnclaimed();
+      const removed = this.store.removeUnclaimed();
+      if (changed(result) || removed.length > 0) this.changes += 1;
       return result;
     });
   }

@@ -69,7 +69,9 @@ describe("drain", () => {
 
   it("sees a queue batch of the Worker under way until it is consumed, and counts its messages read", async () => {
     const { opened, open } = gate();
-    replaceMetricObject("drain.slow", { deliveryPlan: () => opened.then(() => ({ observers: [], ruleReaders: [] })) });
+    replaceMetricObject("drain.slow", {
+      deliveryPlan: () => opened.then(() => ({ observers: [], selectors: [], ruleReaders: [] })),
+    });
     const bodies = encodeIntakeMessages([
       { id: "d1", metric: "drain.slow", timestamp: 1, value: 1, resourceId: "vm1" },
     ]);

@@ -1,10 +1,17 @@
+import { env as bindings } from "cloudflare:workers";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app";
+import { metricCatalogStub } from "../metrics/metric-catalog";
 import { earlyHealthAnswer } from "./early-health-answer";
 
-const env = { AUTH_DISABLED: "true" };
+const env = { ...bindings, AUTH_DISABLED: "true" };
 const app = createApp();
+
+// The early answer waits for the isolate to know its instance id, which the app's answer reads.
+beforeAll(async () => {
+  expect((await app.request("/healthz", {}, env)).status).toBe(200);
+});
 
 /** What a client sees of an answer. */
 async function seen(answer: Response) {
@@ -35,6 +42,12 @@ describe("earlyHealthAnswer", () => {
     ["GET", "/c/token/healthz"],
   ])("leaves %s %s to the app", (method, path) => {
     expect(earlyHealthAnswer(new Request(`http://tower.example${path}`, { method }), env)).toBeUndefined();
+  });
+
+  it("names the service's instance, as its catalog keeps it", async () => {
+    const early = earlyHealthAnswer(new Request("http://tower.example/healthz"), env);
+
+    expect(await early?.json()).toMatchObject({ status: "ok", instance: await metricCatalogStub(env).instanceId() });
   });
 
   it("leaves the health check to the app while a setting is not valid, which answers it 503", () => {

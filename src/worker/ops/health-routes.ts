@@ -2,8 +2,9 @@ import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { jsonAnswer } from "../contract/answers";
 import type { AppEnv } from "../http/app-env";
-import { health } from "./early-health-answer";
+import { healthOf } from "./early-health-answer";
 import { healthSchema } from "./health-schema";
+import { instanceId } from "./instance-id";
 
 export const healthRoutes = new Hono<AppEnv>().get(
   "/",
@@ -13,6 +14,7 @@ export const healthRoutes = new Hono<AppEnv>().get(
     description: "Open whatever the authentication settings, also when no token is configured.",
     responses: { 200: jsonAnswer("The service is up.", healthSchema) },
   }),
-  // The Worker answers a GET before the app (early-health-answer.ts): the app answers HEAD, and describes the route.
-  (c) => c.json(health),
+  // The Worker answers a GET before the app (early-health-answer.ts) once the isolate knows its instance id: the app
+  // answers HEAD and the first GET, and describes the route.
+  async (c) => c.json(healthOf(await instanceId(c.env))),
 );

@@ -1,6 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import type { DatumRow } from "../intake/datum";
+import { type DatumRow, seriesLabels } from "../intake/datum";
+import { type IntakeMessage, readIntakeMessage } from "../intake/queue-message-bytes";
 import { knowledgeBase } from "../model/knowledge-base";
 import { ruleSchema } from "./document/rule-schema";
 
@@ -65,6 +66,39 @@ describe("RuleObject", () => {
     await stub.setEnabled(false);
     const panes = await runInDurableObject(stub, (_, state) => state.storage.sql.exec("SELECT * FROM pane").toArray());
     expect(panes).toEqual([]);
+  });
+
+  it("passes an agent's datum through to the intake queue with its labels, but its line", async () => {
+    // Each body read before it goes on to the queue (which takes its buffer): other files' background sends pass as they would.
+    const queue = env.INTAKE_QUEUE;
+    const sendOn = queue.send.bind(queue);
+    const sent: IntakeMessage[] = [];
+    const send = vi.spyOn(queue, "send").mockImplementation((body, options) => {
+      sent.push(readIntakeMessage(body));
+      return sendOn(body, options);
+    });
+    try {
+      const stub = await installed("passing", { metricAggregation: undefined });
+      const labels = seriesLabels([["host", "vm1"]], ["cpu", "usage", "integer"]);
+      const at = Date.now();
+      const fed: DatumRow[] = [
+        ["a", at, 7, "vm1", labels],
+        ["b", at, 8, "vm1"],
+      ];
+      expect(await stub.feed("Cpu", [{ messageId: "p", rows: fed }])).toBe("fed");
+      const output = sent.flatMap(({ metrics }) => metrics).filter(([metric]) => metric === "passing.output");
+      expect(output).toEqual([
+        [
+          "passing.output",
+          [
+            ["passing/a", at, 7, "vm1", { pairs: [["host", "vm1"]] }],
+            ["passing/b", at, 8, "vm1"],
+          ],
+        ],
+      ]);
+    } finally {
+      send.mockRestore();
+    }
   });
 
   it("answers an unknown rule so that the metric stops listing it", async () => {

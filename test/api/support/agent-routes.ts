@@ -54,9 +54,14 @@ function otlpRequest(metric: string, count: number) {
 }
 
 /** google.rpc.Code of the statuses these tests meet. */
-const rpcCodes: Record<number, number> = { 400: 3, 413: 8, 415: 3, 503: 14 };
+const rpcCodes: Record<number, number> = { 400: 3, 413: 8, 415: 3, 503: 14, 508: 2 };
 /** InfluxDB 2.x's error codes of the statuses these tests meet. */
-const influxV2Codes: Record<number, string> = { 400: "invalid", 413: "request too large", 503: "unavailable" };
+const influxV2Codes: Record<number, string> = {
+  400: "invalid",
+  413: "request too large",
+  503: "unavailable",
+  508: "loop detected",
+};
 
 function expectStatus(response: Response, status: number, contentType: RegExp): void {
   expect(response.status).toBe(status);

@@ -46,7 +46,7 @@ describe("a service with neither tokens nor AUTH_DISABLED", () => {
   it.each(["/healthz", "/v1/healthz"])("still answers the health check at %s", async (path) => {
     const response = await request("GET", path);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok", version: packageJson.version });
+    expect(await response.json()).toEqual({ status: "ok", version: packageJson.version, instance: expect.any(String) });
   });
 
   it.each(["/openapi.json", "/v1/openapi.json", "/docs", "/v1/docs", "/_docs/scalar.js"])(

@@ -2,9 +2,15 @@ import { describe, expect, it } from "vitest";
 import type { Datum } from "../../intake/datum";
 import { toRow } from "../../intake/queue-message";
 import { parseMonitoringData } from "../../intake/rdf-json-reader";
-import { observerFormats } from "../../metrics/observer-kinds";
-import { serializerFor } from ".";
-import type { Serializer } from "./serializer";
+import { streamFormats } from "../../metrics/observer-kinds";
+import type { MetricRun } from "../vocabulary";
+import { streamSerializerFor } from ".";
+import type { StreamSerializer } from "./serializer";
+
+/** JSON documents of separate payloads as one: arrays concatenated, objects' members together. */
+function mergedDocuments(documents: unknown[]): unknown {
+  return Array.isArray(documents[0]) ? documents.flat() : Object.assign({}, ...documents);
+}
 
 function datum(fields: Partial<Datum> = {}): Datum {
   return {
@@ -30,11 +36,11 @@ function metricOf(data: readonly Datum[]): string {
   return [...metrics][0]!;
 }
 
-/** What a serializer makes of data of one metric, handed over as the rows queue messages carry. */
-const payloadsOf = (serializer: Serializer, data: readonly Datum[]) =>
-  serializer.payloads(metricOf(data), data.map(toRow));
-const recordsOf = (serializer: Serializer, data: readonly Datum[]) =>
-  serializer.records(metricOf(data), data.map(toRow));
+/** What a serializer makes of data of one metric, handed over as one run of the rows queue messages carry. */
+const payloadsOf = (serializer: StreamSerializer, data: readonly Datum[]) =>
+  serializer.payloads([[metricOf(data), data.map(toRow)]]);
+const recordsOf = (serializer: StreamSerializer, data: readonly Datum[]) =>
+  serializer.records([[metricOf(data), data.map(toRow)]]);
 
 describe("serializerFor", () => {
   it.each([
@@ -43,26 +49,50 @@ describe("serializerFor", () => {
     ["GRAPHITE", "text/plain; charset=utf-8", "lines"],
     ["INFLUXDB", "text/plain; charset=utf-8", "lines"],
   ] as const)("gives %s as %s, packed %s", (format, contentType, packing) => {
-    const serializer = serializerFor(format);
+    const serializer = streamSerializerFor(format);
     expect([serializer.format, serializer.contentType, serializer.packing]).toEqual([format, contentType, packing]);
   });
 
-  it.each(observerFormats)("makes no %s payload and no records of no data", (format) => {
-    expect(serializerFor(format).payloads("cpu", [])).toEqual([]);
-    expect(serializerFor(format).records("cpu", [])).toEqual([]);
+  it.each(streamFormats)("makes no %s payload and no records of no data", (format) => {
+    expect(streamSerializerFor(format).payloads([["cpu", []]])).toEqual([]);
+    expect(streamSerializerFor(format).records([])).toEqual([]);
   });
 
-  it.each(observerFormats)("serializes a rows array once in %s, however many observers take it", (format) => {
-    const rows = [datum(), datum({ id: "d2", value: 2 })].map(toRow);
-    const serializer = serializerFor(format);
-    expect(serializer.payloads("cpu", rows)).toBe(serializer.payloads("cpu", rows));
-    expect(serializer.records("cpu", rows)).toBe(serializer.records("cpu", rows));
-    expect(serializer.payloads("cpu", [...rows])).not.toBe(serializer.payloads("cpu", rows));
+  it.each(streamFormats)("serializes a runs array once in %s, however many observers take it", (format) => {
+    const runs: MetricRun[] = [["cpu", [datum(), datum({ id: "d2", value: 2 })].map(toRow)]];
+    const serializer = streamSerializerFor(format);
+    expect(serializer.payloads(runs)).toBe(serializer.payloads(runs));
+    expect(serializer.records(runs)).toBe(serializer.records(runs));
+    expect(serializer.payloads([...runs])).not.toBe(serializer.payloads(runs));
+  });
+
+  it.each(streamFormats)("writes the runs of several metrics into one %s payload, in order", (format) => {
+    const cpu = [datum({ id: "c1", metric: "cpu" }), datum({ id: "c2", metric: "cpu", value: 2 })];
+    const memory = [datum({ id: "m1", metric: "memory", value: 3 })];
+    const serializer = streamSerializerFor(format);
+    const runs: MetricRun[] = [
+      ["cpu", cpu.map(toRow)],
+      ["memory", memory.map(toRow)],
+    ];
+    const [payload, ...more] = serializer.payloads(runs);
+    expect(more).toEqual([]);
+    const apart = [...payloadsOf(serializer, cpu), ...payloadsOf(serializer, memory)];
+    if (serializer.packing === "lines") expect(payload).toBe(apart.join(""));
+    else expect(JSON.parse(payload!)).toEqual(mergedDocuments(apart.map((text) => JSON.parse(text))));
+    expect(serializer.records(runs)).toEqual([...recordsOf(serializer, cpu), ...recordsOf(serializer, memory)]);
+  });
+
+  it("puts an RDF/JSON subject id met again in another metric's run into a document of its own", () => {
+    const runs: MetricRun[] = [
+      ["cpu", [toRow(datum({ id: "same" }))]],
+      ["memory", [toRow(datum({ id: "same", metric: "memory" }))]],
+    ];
+    expect(streamSerializerFor("RDF/JSON").payloads(runs)).toHaveLength(2);
   });
 });
 
 describe("RDF/JSON", () => {
-  const rdf = serializerFor("RDF/JSON");
+  const rdf = streamSerializerFor("RDF/JSON");
   const md = "http://www.modaclouds.eu/rdfs/1.0/monitoringdata#";
   const xsd = "http://www.w3.org/2001/XMLSchema#";
   /** The expected text of one subject, written out independently of the serializer. */
@@ -150,7 +180,7 @@ describe("RDF/JSON", () => {
 });
 
 describe("TOWER/JSON", () => {
-  const tower = serializerFor("TOWER/JSON");
+  const tower = streamSerializerFor("TOWER/JSON");
 
   it("writes an array of resourceId, metric, value and timestamp, with null for non-finite values", () => {
     const data = [datum(), datum({ resourceId: 'r"2', value: -2.5e-7, timestamp: -1 }), ...special].map((item) => ({
@@ -186,7 +216,7 @@ describe("TOWER/JSON", () => {
 });
 
 describe("GRAPHITE", () => {
-  const graphite = serializerFor("GRAPHITE");
+  const graphite = streamSerializerFor("GRAPHITE");
 
   it("writes one line per datum with the value and whole seconds", () => {
     const data = [
@@ -226,7 +256,7 @@ describe("GRAPHITE", () => {
 });
 
 describe("INFLUXDB", () => {
-  const influx = serializerFor("INFLUXDB");
+  const influx = streamSerializerFor("INFLUXDB");
 
   it("writes line protocol with the time in exact nanoseconds", () => {
     const data = [

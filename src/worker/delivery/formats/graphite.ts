@@ -1,4 +1,4 @@
-import { type LineWriter, lineSerializer } from "./line-serializer";
+import { type LineWriter, lineSerializer, perDatumLines } from "./line-serializer";
 import { formatDouble } from "./number-format";
 
 /** Carbon parses values with Python's `float`, which reads these spellings. */
@@ -22,4 +22,4 @@ function graphiteLineWriter(metric: string): LineWriter {
   };
 }
 
-export const graphiteSerializer = lineSerializer("GRAPHITE", graphiteLineWriter);
+export const graphiteSerializer = lineSerializer("GRAPHITE", "webhook", perDatumLines(graphiteLineWriter));

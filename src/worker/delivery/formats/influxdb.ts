@@ -1,16 +1,26 @@
-import { type LineWriter, lineSerializer } from "./line-serializer";
+import type { DatumRow, Label, LineFieldType } from "../../intake/datum";
+import type { LabelChanges, MetricRun } from "../vocabulary";
+import { labelChanger } from "./label-changes";
+import { lineSerializer } from "./line-serializer";
 import { formatFiniteDouble } from "./number-format";
 
 /*
  * InfluxDB line protocol, as its reference encoder (github.com/influxdata/line-protocol) writes it:
  * commas and spaces are escaped in a measurement; commas, equals signs and spaces in a tag key or
- * value. Backslashes are never escaped: a reader keeps a backslash that does not precede one of
- * those characters. Some data have no line a reader would read back as they are, and are left out
- * of INFLUXDB payloads (the other formats still carry them):
+ * value and a field key. Backslashes are never escaped: a reader keeps a backslash that does not
+ * precede one of those characters.
+ *
+ * Data that came as line protocol go out as the points they were: their measurement, their tags
+ * sorted, each field with the type it came with, the fields of one series and time in one line.
+ * Other data with labels are `<metric>,<labels> value=<v>`; data without labels carry their
+ * resourceId as the one tag. An observer's label changes apply to the tags.
+ *
+ * Some data have no line a reader would read back as they are, and are left out of INFLUXDB
+ * payloads (the other formats still carry them):
  * - a NaN or infinite value: a float field has no spelling for them;
- * - a metric or resource id holding ASCII control characters (a newline would end the line), or
- *   ending in a backslash, which would escape the separator after it;
- * - a metric starting with `#`, which makes the line a comment;
+ * - a name or tag holding ASCII control characters (a newline would end the line), or ending in a
+ *   backslash, which would escape the separator after it;
+ * - a measurement starting with `#`, which makes the line a comment;
  * - a time outside the signed 64-bit nanoseconds readers parse (before 1677 or after 2262).
  */
 
@@ -22,30 +32,69 @@ function isEncodable(text: string): boolean {
 }
 
 const escapeMeasurement = (text: string) => text.replace(/[, ]/g, "\\$&");
-const escapeTag = (text: string) => text.replace(/[,= ]/g, "\\$&");
+const escapeKey = (text: string) => text.replace(/[,= ]/g, "\\$&");
 
 const minNanoseconds = -(2n ** 63n);
 const maxNanoseconds = 2n ** 63n - 1n;
 
-const noLine = () => undefined;
-
-function influxLineWriter(metric: string): LineWriter {
-  if (metric === "" || metric.startsWith("#") || !isEncodable(metric)) return noLine;
-  const measurement = escapeMeasurement(metric);
-  return ([, timestamp, value, resourceId]) => {
-    // BigInt: milliseconds times a million passes 2^53, where doubles lose digits.
-    const nanoseconds = BigInt(timestamp) * 1_000_000n;
-    const carried =
-      typeof value === "number" &&
-      Number.isFinite(value) &&
-      isEncodable(resourceId) &&
-      nanoseconds >= minNanoseconds &&
-      nanoseconds <= maxNanoseconds;
-    if (!carried) return undefined;
-    // The protocol has no empty tag values; the tag is omitted instead.
-    const tags = resourceId === "" ? "" : `,resourceId=${escapeTag(resourceId)}`;
-    return `${measurement}${tags} value=${formatFiniteDouble(value)} ${nanoseconds}\n`;
-  };
+/** The tags of a line, `,key=value` each; undefined when one cannot be written. The protocol has no empty tag values: such a tag is left out. */
+function tagsText(tags: readonly Label[]): string | undefined {
+  let text = "";
+  for (const [key, value] of tags) {
+    if (value === "") continue;
+    if (key === "" || !isEncodable(key) || !isEncodable(value)) return undefined;
+    text += `,${escapeKey(key)}=${escapeKey(value)}`;
+  }
+  return text;
 }
 
-export const influxDbSerializer = lineSerializer("INFLUXDB", influxLineWriter);
+/** A field's value in the type it came with; undefined for a value that type cannot spell. */
+function fieldValue(value: DatumRow[2], type: LineFieldType): string | undefined {
+  if (typeof value !== "number" || !Number.isFinite(value)) return undefined;
+  switch (type) {
+    case "boolean":
+      return value !== 0 ? "true" : "false";
+    case "integer":
+      return Number.isInteger(value) ? `${value}i` : formatFiniteDouble(value);
+    case "unsigned":
+      return Number.isInteger(value) && value >= 0 ? `${value}u` : formatFiniteDouble(value);
+    case "float":
+      return formatFiniteDouble(value);
+  }
+}
+
+/** `<measurement><tags>`, the part of a line before its fields; undefined when it cannot be written. */
+function lineHead(measurement: string, tags: readonly Label[]): string | undefined {
+  if (measurement === "" || measurement.startsWith("#") || !isEncodable(measurement)) return undefined;
+  const text = tagsText(tags);
+  return text === undefined ? undefined : `${escapeMeasurement(measurement)}${text}`;
+}
+
+/** The points of the runs, one line each, in the order their first field came. */
+function influxLines(runs: readonly MetricRun[], changes?: LabelChanges): string[] {
+  const changed = labelChanger(changes);
+  // Per series and time: the line's head and time, and its fields so far (a field met again starts another line).
+  const points = new Map<string, { head: string; nanoseconds: bigint; fields: Map<string, string> }>();
+  for (const [metric, rows] of runs) {
+    for (const [, timestamp, value, resourceId, labels] of rows) {
+      // BigInt: milliseconds times a million passes 2^53, where doubles lose digits.
+      const nanoseconds = BigInt(timestamp) * 1_000_000n;
+      if (nanoseconds < minNanoseconds || nanoseconds > maxNanoseconds) continue;
+      const [measurement, field, type] = labels?.line ?? [metric, "value", "float"];
+      const head = lineHead(measurement, changed(labels?.pairs ?? [["resourceId", resourceId]]));
+      const written = fieldValue(value, type);
+      if (head === undefined || written === undefined || field === "" || !isEncodable(field)) continue;
+      let key = `${head} ${nanoseconds}`;
+      while (points.get(key)?.fields.has(field)) key += "\u0000";
+      const point = points.get(key);
+      if (point) point.fields.set(field, written);
+      else points.set(key, { head, nanoseconds, fields: new Map([[field, written]]) });
+    }
+  }
+  return Array.from(points.values(), ({ head, nanoseconds, fields }) => {
+    const fieldsText = Array.from(fields, ([field, written]) => `${escapeKey(field)}=${written}`).join(",");
+    return `${head} ${fieldsText} ${nanoseconds}\n`;
+  });
+}
+
+export const influxDbSerializer = lineSerializer("INFLUXDB", "backend", influxLines);

@@ -1,33 +1,46 @@
 import type { DatumRow } from "../../intake/datum";
-import type { ObserverFormat } from "../../metrics/observer-kinds";
-import type { Serializer } from "./serializer";
+import type { StreamFormat } from "../../metrics/observer-kinds";
+import type { LabelChanges, MetricRun } from "../vocabulary";
+import type { Serializer, StreamSerializer } from "./serializer";
 
 /**
  * Writes the line of one datum of the metric it was made for, or undefined for a datum the format
- * cannot carry. Made once per payload, so that what depends on the metric alone is done once.
+ * cannot carry. Made once per run, so that what depends on the metric alone is done once.
  */
 export type LineWriter = (row: DatumRow) => string | undefined;
 
-/** A format of one text line per datum (GRAPHITE, INFLUXDB); no payload is made when no datum is left. */
-export function lineSerializer(format: ObserverFormat, writerFor: (metric: string) => LineWriter): Serializer {
-  const lines = (metric: string, rows: readonly DatumRow[]): string[] => {
-    const line = writerFor(metric);
+/** The lines of the runs' data, one per datum that `writerFor` can write. */
+export function perDatumLines(writerFor: (metric: string) => LineWriter): (runs: readonly MetricRun[]) => string[] {
+  return (runs) => {
     const written: string[] = [];
-    for (const row of rows) {
-      const text = line(row);
-      if (text !== undefined) written.push(text);
+    for (const [metric, rows] of runs) {
+      const line = writerFor(metric);
+      for (const row of rows) {
+        const text = line(row);
+        if (text !== undefined) written.push(text);
+      }
     }
     return written;
   };
+}
+
+/** A format of text lines (GRAPHITE, INFLUXDB); no payload is made when no line is left. */
+export function lineSerializer(
+  format: StreamFormat,
+  answers: Serializer["answers"],
+  linesOf: (runs: readonly MetricRun[], changes?: LabelChanges) => string[],
+): StreamSerializer {
   return {
     format,
     // Resource ids and metric names are Unicode; without a charset, text/plain means US-ASCII.
     contentType: "text/plain; charset=utf-8",
+    headers: {},
+    answers,
     packing: "lines",
-    payloads(metric, rows) {
-      const written = lines(metric, rows);
+    payloads(runs, changes) {
+      const written = linesOf(runs, changes);
       return written.length > 0 ? [written.join("")] : [];
     },
-    records: lines,
+    records: linesOf,
   };
 }

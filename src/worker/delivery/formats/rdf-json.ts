@@ -1,7 +1,8 @@
 import type { DatumRow } from "../../intake/datum";
 import { monitoringDataNamespace, xsdDouble, xsdInteger, xsdString } from "../../intake/rdf-vocabulary";
+import type { MetricRun } from "../vocabulary";
 import { formatDouble } from "./number-format";
-import type { Serializer } from "./serializer";
+import type { StreamSerializer } from "./serializer";
 
 /** xsd:double's own spellings of the special values. */
 const xsdNonFinite = { nan: "NaN", infinity: "INF", negativeInfinity: "-INF" };
@@ -29,22 +30,26 @@ function subjectMember(metric: string, row: DatumRow): string {
  * One subject per datum. Data sharing an id (a sender may reuse one across requests) cannot be
  * subjects of one document, so the n-th datum with an id goes into the n-th document.
  */
-function payloads(metric: string, rows: readonly DatumRow[]): string[] {
+function payloads(runs: readonly MetricRun[]): string[] {
   const documents: string[][] = [];
   const seen = new Map<string, number>();
-  for (const row of rows) {
-    const occurrence = seen.get(row[0]) ?? 0;
-    seen.set(row[0], occurrence + 1);
-    documents[occurrence] ??= [];
-    documents[occurrence].push(subjectMember(metric, row));
+  for (const [metric, rows] of runs) {
+    for (const row of rows) {
+      const occurrence = seen.get(row[0]) ?? 0;
+      seen.set(row[0], occurrence + 1);
+      documents[occurrence] ??= [];
+      documents[occurrence].push(subjectMember(metric, row));
+    }
   }
   return documents.map((members) => `{${members.join(",")}}`);
 }
 
-export const rdfJsonSerializer: Serializer = {
+export const rdfJsonSerializer: StreamSerializer = {
   format: "RDF/JSON",
   contentType: "application/rdf+json",
+  headers: {},
+  answers: "webhook",
   packing: "one-per-datagram",
   payloads,
-  records: (metric, rows) => rows.map((row) => `{${subjectMember(metric, row)}}`),
+  records: (runs) => runs.flatMap(([metric, rows]) => rows.map((row) => `{${subjectMember(metric, row)}}`)),
 };

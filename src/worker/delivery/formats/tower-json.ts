@@ -1,6 +1,7 @@
 import { jsonDouble } from "../../../shared/json-double";
 import type { DatumRow } from "../../intake/datum";
-import type { Serializer } from "./serializer";
+import type { MetricRun } from "../vocabulary";
+import type { StreamSerializer } from "./serializer";
 
 /**
  * `{"resourceId","metric","value","timestamp"}`, the original system's TOWER/JSON element. JSON
@@ -18,15 +19,24 @@ function towerElement(metric: string, row: DatumRow) {
   };
 }
 
+function towerElements(runs: readonly MetricRun[]) {
+  return runs.flatMap(([metric, rows]) => rows.map((row) => towerElement(metric, row)));
+}
+
 /*
  * A payload is one JSON.stringify of plain objects of one shape rather than text put together
  * datum by datum: the engine writes them natively, numbers in their shortest round-trip form, with
  * less work than script concatenating strings.
  */
-export const towerJsonSerializer: Serializer = {
+export const towerJsonSerializer: StreamSerializer = {
   format: "TOWER/JSON",
   contentType: "application/json",
+  headers: {},
+  answers: "webhook",
   packing: "one-per-datagram",
-  payloads: (metric, rows) => (rows.length > 0 ? [JSON.stringify(rows.map((row) => towerElement(metric, row)))] : []),
-  records: (metric, rows) => rows.map((row) => JSON.stringify([towerElement(metric, row)])),
+  payloads: (runs) => {
+    const elements = towerElements(runs);
+    return elements.length > 0 ? [JSON.stringify(elements)] : [];
+  },
+  records: (runs) => towerElements(runs).map((element) => JSON.stringify([element])),
 };

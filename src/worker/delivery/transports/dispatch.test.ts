@@ -1,15 +1,18 @@
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../config";
+import { instanceId } from "../../ops/instance-id";
 import type { Delivery } from "../vocabulary";
 import { executeDeliveries } from "./dispatch";
 
 const config = () => readConfig(env);
 
+// An isolate's first delivery reads the service's instance id (tower-edge-via) once: read it before budgets are timed.
+beforeAll(() => instanceId(env));
+
 /** One HTTP delivery of one datum to observer `id`, at http://<id>.example/. */
 function delivery(id: string): Delivery {
   return {
-    metric: "dispatched",
     target: {
       id,
       format: "TOWER/JSON",
@@ -18,7 +21,8 @@ function delivery(id: string): Delivery {
       secrets: [],
       headers: {},
     },
-    rows: [["d1", 1_000, 1, "vm1"]],
+    runs: [["dispatched", [["d1", 1_000, 1, "vm1"]]]],
+    lane: id,
     webhookId: `msg_${id}`,
     attempt: 1,
   };
@@ -142,7 +146,7 @@ describe("executeDeliveries within a budget", () => {
     });
     const payloads = [1, 2, 3, 4].map((value) => ({
       ...delivery("ordered"),
-      rows: [[`d${value}`, 1_000, value, "vm1"]] as Delivery["rows"],
+      runs: [["dispatched", [[`d${value}`, 1_000, value, "vm1"]]]] as Delivery["runs"],
     }));
 
     const results = await executeDeliveries(payloads, config(), 1_000);

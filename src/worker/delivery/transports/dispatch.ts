@@ -14,11 +14,6 @@ function unsent(delivery: Delivery, why: string): DeliveryResult {
   return { delivery, ok: false, deferred: true, error: `${why}; continued from the backlog`, latencyMs: 0 };
 }
 
-/** Payloads to one observer of one metric: sent one after the other, so that they arrive in order. */
-function laneOf(delivery: Delivery): string {
-  return `${delivery.metric}\u0000${delivery.target.id}`;
-}
-
 /*
  * The batch's budget ends the starting of deliveries; each request is then waited for as long as
  * its delivery's `answerWaitMs` (see answer-wait.ts), and abandoned after that. An abandoned request
@@ -37,7 +32,7 @@ async function deliverAllOverHttp(
 ): Promise<DeliveryResult[]> {
   const results: DeliveryResult[] = new Array(deliveries.length);
   const budget = budgetMs === undefined ? undefined : AbortSignal.timeout(budgetMs);
-  const lanes = [...Map.groupBy(deliveries.keys(), (index) => laneOf(deliveries[index]!)).values()];
+  const lanes = [...Map.groupBy(deliveries.keys(), (index) => deliveries[index]!.lane).values()];
   let next = 0;
   const worker = async () => {
     while (next < lanes.length) {

@@ -1,9 +1,16 @@
+import { env } from "cloudflare:workers";
+import type { ObserverFormat } from "../../metrics/observer-kinds";
+import { instanceId } from "../../ops/instance-id";
 import { countedFetch } from "../../ops/usage";
 import { serviceVersion } from "../../ops/version";
 import { serializerFor } from "../formats";
+import type { PayloadBody, Serializer } from "../formats/serializer";
+import { halvesOfRuns, runsData } from "../metric-runs";
 import { retryAfterSeconds } from "../retry-schedule";
-import type { Delivery, DeliveryResult } from "../vocabulary";
+import type { Delivery, DeliveryResult, MetricRun } from "../vocabulary";
 import { describeNetworkError } from "./network-failure";
+import { rejectedDataPoints } from "./otlp-partial-success";
+import { viaHeaderName, viaHeaderValue } from "./via-header";
 import { signWebhook } from "./webhook-signature";
 
 /**
@@ -24,20 +31,66 @@ function describeFailure(
   return { error: describeNetworkError(error, callbackUrl) };
 }
 
+/** What one request came to; `tooLarge` asks for smaller payloads (a backend's 413). */
+type Answer = Omit<DeliveryResult, "delivery" | "latencyMs"> & { tooLarge?: boolean };
+
+/** The most of a backend's answer kept as the reason its data were refused. */
+const reasonCharacters = 512;
+
+/** What a metrics backend's answer means for the data (docs/API.md, "Outputs for metric backends"). */
+async function backendAnswer(response: Response, format: ObserverFormat): Promise<Answer | undefined> {
+  const httpStatus = response.status;
+  if (httpStatus >= 200 && httpStatus < 300 && (format === "OTLP" || format === "OTLP/JSON")) {
+    const rejected = rejectedDataPoints(new Uint8Array(await response.arrayBuffer()), format);
+    return { ok: true, httpStatus, ...(rejected > 0 ? { rejected } : {}) };
+  }
+  if (httpStatus === 400 || httpStatus === 409 || httpStatus === 422) {
+    const reason = (await response.text()).slice(0, reasonCharacters).trim();
+    const error = `HTTP ${httpStatus} from the observer${reason === "" ? "" : `: ${reason}`}`;
+    return { ok: false, httpStatus, refused: true, error };
+  }
+  if (httpStatus === 413) {
+    await response.body?.cancel();
+    return { ok: false, httpStatus, tooLarge: true, error: "HTTP 413 from the observer: the payload is too large" };
+  }
+  return undefined;
+}
+
+/** The answer as webhooks are read: 2xx delivered, 410 gone, anything else retried (429 and 503 after their Retry-After). */
+async function webhookAnswer(response: Response): Promise<Answer> {
+  await response.body?.cancel();
+  const httpStatus = response.status;
+  if (httpStatus >= 200 && httpStatus < 300) return { ok: true, httpStatus };
+  const waitSeconds =
+    httpStatus === 429 || httpStatus === 503
+      ? retryAfterSeconds(response.headers.get("retry-after"), Date.now())
+      : undefined;
+  return {
+    ok: false,
+    httpStatus,
+    gone: httpStatus === 410,
+    error: `HTTP ${httpStatus} from the observer`,
+    ...(waitSeconds === undefined ? {} : { retryAfterSeconds: waitSeconds }),
+  };
+}
+
 async function send(
   delivery: Delivery,
-  body: string | undefined,
-  contentType: string,
+  body: PayloadBody | undefined,
+  serializer: Serializer,
+  via: string,
   timeoutMs: number,
   batchWait: AbortSignal | undefined,
-): Promise<Omit<DeliveryResult, "delivery" | "latencyMs">> {
+): Promise<Answer> {
   const { target, webhookId } = delivery;
   const headers: Record<string, string> = {
     ...target.headers,
-    ...(body === undefined ? {} : { "content-type": contentType }),
+    ...(body === undefined ? {} : { "content-type": serializer.contentType, ...serializer.headers }),
     "user-agent": `tower-edge/${serviceVersion}`,
     // Every delivery carries its id, signed or not, so any receiver can drop a repeated one.
     "webhook-id": webhookId,
+    // The services the data passed through, so that one that meets its own id refuses the loop.
+    [viaHeaderName]: via,
   };
   if (target.secrets.length > 0) {
     Object.assign(headers, await signWebhook(target.secrets, webhookId, Math.floor(Date.now() / 1000), body ?? ""));
@@ -52,35 +105,54 @@ async function send(
       redirect: "manual",
       signal: batchWait ? AbortSignal.any([timeout, batchWait]) : timeout,
     });
-    await response.body?.cancel();
-    const httpStatus = response.status;
-    if (httpStatus >= 200 && httpStatus < 300) return { ok: true, httpStatus };
-    const waitSeconds =
-      httpStatus === 429 || httpStatus === 503
-        ? retryAfterSeconds(response.headers.get("retry-after"), Date.now())
-        : undefined;
-    return {
-      ok: false,
-      httpStatus,
-      gone: httpStatus === 410,
-      error: `HTTP ${httpStatus} from the observer`,
-      ...(waitSeconds === undefined ? {} : { retryAfterSeconds: waitSeconds }),
-    };
+    const backend = serializer.answers === "backend" ? await backendAnswer(response, target.format) : undefined;
+    return backend ?? (await webhookAnswer(response));
   } catch (error) {
     return { ok: false, ...describeFailure(error, target.callbackUrl!, timeoutMs, batchWait) };
   }
 }
 
 /**
- * The requests of a delivery: the format's payload(s), or for a rule's REST call one request per
- * datum, without a body for GET and DELETE.
+ * The requests of a delivery's `runs`: the format's payload(s), or for a rule's REST call one
+ * request per datum, without a body for GET and DELETE.
  */
-function requestBodies(delivery: Delivery): (string | undefined)[] {
-  const { metric, rows, target } = delivery;
-  const serializer = serializerFor(target.format);
-  if (target.method === undefined) return serializer.payloads(metric, rows);
-  if (target.method === "GET" || target.method === "DELETE") return rows.map(() => undefined);
-  return rows.flatMap((row) => serializer.payloads(metric, [row]));
+function requestBodies(
+  delivery: Delivery,
+  runs: readonly MetricRun[],
+  serializer: Serializer,
+): (PayloadBody | undefined)[] {
+  const { target } = delivery;
+  if (target.method === undefined) return serializer.payloads(runs, target.labels);
+  return runs.flatMap(([metric, rows]) =>
+    target.method === "GET" || target.method === "DELETE"
+      ? rows.map(() => undefined)
+      : rows.flatMap((row) => serializer.payloads([[metric, [row]]])),
+  );
+}
+
+/** Sends requests of `runs` until one is not a success; a payload too large is sent again in halves, at once. */
+async function sendRuns(
+  delivery: Delivery,
+  runs: readonly MetricRun[],
+  send: (body: PayloadBody | undefined) => Promise<Answer>,
+  serializer: Serializer,
+): Promise<Answer> {
+  let last: Answer = { ok: true };
+  let rejected = 0;
+  for (const body of requestBodies(delivery, runs, serializer)) {
+    if (body?.length === 0) continue;
+    last = await send(body);
+    if (last.tooLarge) {
+      if (runsData(runs) === 1) return { ...last, tooLarge: false, refused: true };
+      const [first, second] = halvesOfRuns(runs);
+      last = await sendRuns(delivery, first, send, serializer);
+      if (last.ok) last = await sendRuns(delivery, second, send, serializer);
+      return rejected > 0 ? { ...last, rejected: rejected + (last.rejected ?? 0) } : last;
+    }
+    rejected += last.rejected ?? 0;
+    if (!last.ok) break;
+  }
+  return rejected > 0 ? { ...last, rejected } : last;
 }
 
 /**
@@ -93,14 +165,16 @@ export async function deliverOverHttp(
   timeoutMs: number,
   answerWaitMs?: number,
 ): Promise<DeliveryResult> {
+  // The data's upstream services are not carried through the intake queue (yet): this service alone.
+  const via = viaHeaderValue([], await instanceId(env));
   const started = Date.now();
   const batchWait = answerWaitMs === undefined ? undefined : AbortSignal.timeout(answerWaitMs);
-  const { contentType } = serializerFor(delivery.target.format);
-  let last: Omit<DeliveryResult, "delivery" | "latencyMs"> = { ok: true };
-  for (const body of requestBodies(delivery)) {
-    if (body?.length === 0) continue;
-    last = await send(delivery, body, contentType, timeoutMs, batchWait);
-    if (!last.ok) break;
-  }
-  return { delivery, ...last, latencyMs: Date.now() - started };
+  const serializer = serializerFor(delivery.target.format);
+  const { tooLarge: _, ...answer } = await sendRuns(
+    delivery,
+    delivery.runs,
+    (body) => send(delivery, body, serializer, via, timeoutMs, batchWait),
+    serializer,
+  );
+  return { delivery, ...answer, latencyMs: Date.now() - started };
 }

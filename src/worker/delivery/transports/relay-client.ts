@@ -1,8 +1,9 @@
 import { packBatches } from "../../../shared/bounded-batches";
 import { type RelayDelivery, relayDeliveriesPath, relayResponseSchema } from "../../../shared/relay-contract";
 import type { Config } from "../../config";
+import { isStreamFormat } from "../../metrics/observer-kinds";
 import { countedFetch } from "../../ops/usage";
-import { serializerFor } from "../formats";
+import { streamSerializerFor } from "../formats";
 import type { Delivery, DeliveryResult } from "../vocabulary";
 
 const maxDeliveriesPerRequest = 1_000;
@@ -21,14 +22,15 @@ function streamBytes(payloads: string[]): string {
 }
 
 function toRelayDelivery(delivery: Delivery, id: string): RelayDelivery | undefined {
-  const { metric, target, rows } = delivery;
-  const serializer = serializerFor(target.format);
+  const { target, runs } = delivery;
+  if (!isStreamFormat(target.format)) throw new Error(`${target.format} is not sent over ${target.protocol}`);
+  const serializer = streamSerializerFor(target.format);
   const destination = { id, host: target.observerHost!, port: target.observerPort! };
   if (target.protocol === "TCP") {
-    const payload = streamBytes(serializer.payloads(metric, rows).filter((text) => text.length > 0));
+    const payload = streamBytes(serializer.payloads(runs).filter((text) => text.length > 0));
     return payload.length > 0 ? { ...destination, protocol: "TCP", payload } : undefined;
   }
-  const records = serializer.records(metric, rows);
+  const records = serializer.records(runs);
   return records.length > 0 ? { ...destination, protocol: "UDP", records, packing: serializer.packing } : undefined;
 }
 

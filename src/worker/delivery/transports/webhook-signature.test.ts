@@ -34,6 +34,15 @@ describe("signWebhook", () => {
     expect(await verifies(headers, utf8("observer-secret-other-0123"), body)).toBe(false);
   });
 
+  it("signs a binary body's bytes as they are sent, as it signs the UTF-8 bytes of a text body", async () => {
+    const text = '{"d1":"temp\u00e9rature"}';
+    const asText = await signWebhook(["observer-secret-0123"], "msg_3", 1700000002, text);
+    const asBytes = await signWebhook(["observer-secret-0123"], "msg_3", 1700000002, utf8(text));
+    expect(asBytes).toEqual(asText);
+    const binary = await signWebhook(["observer-secret-0123"], "msg_3", 1700000002, new Uint8Array([0, 255, 128]));
+    expect(binary["webhook-signature"]).not.toBe(asText["webhook-signature"]);
+  });
+
   it("takes a whsec_ secret whose rest is not base64 as text, prefix included", async () => {
     const secret = "whsec_not*base64*at-all!";
     const headers = await signWebhook([secret], "msg_2", 1700000001, "body");

@@ -31,6 +31,16 @@ async function sign(secret: string, signed: Uint8Array): Promise<string> {
   return `v1,${toBase64(await crypto.subtle.sign("HMAC", key, signed))}`;
 }
 
+/** What is signed: the id and timestamp, then the body's bytes (a text body's in UTF-8). */
+function signedBytes(prefix: string, body: string | Uint8Array): Uint8Array {
+  if (typeof body === "string") return new TextEncoder().encode(`${prefix}${body}`);
+  const head = new TextEncoder().encode(prefix);
+  const signed = new Uint8Array(head.length + body.length);
+  signed.set(head);
+  signed.set(body, head.length);
+  return signed;
+}
+
 /**
  * The Standard Webhooks headers of one delivery attempt; `timestampSeconds` is Unix time. Several
  * secrets (during a rotation: the new one and the one it replaces) give one signature each,
@@ -40,10 +50,10 @@ export async function signWebhook(
   secrets: readonly string[],
   id: string,
   timestampSeconds: number,
-  body: string,
+  body: string | Uint8Array,
 ): Promise<Record<string, string>> {
   const timestamp = String(timestampSeconds);
-  const signed = new TextEncoder().encode(`${id}.${timestamp}.${body}`);
+  const signed = signedBytes(`${id}.${timestamp}.`, body);
   const signatures = await Promise.all(secrets.map((secret) => sign(secret, signed)));
   return {
     "webhook-id": id,

@@ -7,6 +7,7 @@ import { ApiError } from "../../../shared/problems";
 import { jsonAnswer, problemAnswer } from "../../contract/answers";
 import { settingDefaults } from "../../contract/setting-defaults";
 import type { AppEnv } from "../../http/app-env";
+import { loopRefusalDescription, refuseLoop } from "../../http/loop-check";
 import { pathParams } from "../../http/path-params";
 import { acceptingIntake } from "../../ops/drain";
 import { usage } from "../../ops/usage";
@@ -51,6 +52,7 @@ export const streamRoutes = new Hono<AppEnv>().post(
         "The metric store or the intake queue could not be reached, or the service is stopping (then with " +
           "Retry-After). Or no token is configured and AUTH_DISABLED is not true (not-configured).",
       ),
+      508: problemAnswer(loopRefusalDescription),
     },
   }),
   pathParams(streamParams),
@@ -58,6 +60,7 @@ export const streamRoutes = new Hono<AppEnv>().post(
   (c) => {
     refuseWhileDraining();
     return acceptingIntake(async () => {
+      await refuseLoop(c, "/streams");
       const config = c.get("config");
       const reading = readStreamData(await readJson(c.req.raw), Date.now(), crypto.randomUUID(), {
         maxData: config.MAX_DATA_PER_REQUEST,

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { LineField } from "../datum";
 import { agentDatumId, metricHash, seriesHashSeed } from "./datum-id";
 import type { LabelledPoints } from "./series";
 import { type SeriesKeyOptions, seriesResourceId, seriesToData } from "./series-data";
@@ -283,6 +284,12 @@ describe("seriesToData", () => {
     );
     expect(refused).toEqual([]);
     const seed = seriesHashSeed("vm1,cpu=cpu0");
+    const labels = {
+      pairs: [
+        ["cpu", "cpu0"],
+        ["host", "vm1"],
+      ],
+    };
     expect(data).toEqual([
       {
         id: agentDatumId(seed, metricHash("cpu.usage"), 1_700_000_000_000),
@@ -290,6 +297,7 @@ describe("seriesToData", () => {
         timestamp: 1_700_000_000_000,
         value: 90,
         resourceId: "vm1,cpu=cpu0",
+        labels,
       },
       {
         id: agentDatumId(seed, metricHash("cpu.idle"), 5),
@@ -297,6 +305,7 @@ describe("seriesToData", () => {
         timestamp: 5,
         value: 10,
         resourceId: "vm1,cpu=cpu0",
+        labels,
       },
       {
         id: agentDatumId(seriesHashSeed("-"), metricHash("load"), -1),
@@ -304,6 +313,7 @@ describe("seriesToData", () => {
         timestamp: -1,
         value: Number.NaN,
         resourceId: "-",
+        labels: { pairs: [] },
       },
     ]);
   });
@@ -433,5 +443,207 @@ describe("seriesToData", () => {
       keyOptions(),
     );
     expect(refused.map((each) => each.origin)).toEqual([1, 2]);
+  });
+});
+
+describe("the labels data carry", () => {
+  const point = (metric: string, line?: LineField) => ({ metric, value: 1, timestamp: 1_000, ...(line && { line }) });
+  const labelsOf = (each: readonly LabelledPoints[], options = keyOptions()) =>
+    seriesToData(each, options).data.map(({ labels }) => labels);
+
+  it("are the labels but the dropped ones, sorted by name, the primary among them, in one frozen object per series", () => {
+    const [first, second] = labelsOf(
+      [
+        {
+          labels: [
+            ["z", "1"],
+            ["host", "vm1"],
+            ["secret", "s"],
+            ["a", "2"],
+          ],
+          origin: 1,
+          points: [point("m"), point("n")],
+        },
+      ],
+      keyOptions(["host"], ["secret"]),
+    );
+    expect(first).toEqual({
+      pairs: [
+        ["a", "2"],
+        ["host", "vm1"],
+        ["z", "1"],
+      ],
+    });
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+  });
+
+  it("are shared by the series of a request with the same labels, and apart for other labels", () => {
+    const at = (host: string, cpu: string): LabelledPoints => ({
+      labels: [
+        ["host", host],
+        ["cpu", cpu],
+      ],
+      origin: 1,
+      points: [point("m")],
+    });
+    const [first, again, other, dashed] = labelsOf([at("a", "0"), at("a", "0"), at("a", "1"), at("a,cpu=0", "x")]);
+    expect(again).toBe(first);
+    expect(other).not.toBe(first);
+    expect(other!.pairs).toEqual([
+      ["cpu", "1"],
+      ["host", "a"],
+    ]);
+    expect(dashed!.pairs[1]).toEqual(["host", "a,cpu=0"]);
+  });
+
+  it("tell apart label sets whose resourceIds are the same: a primary of `-` or empty alone", () => {
+    const alone = (value: string): LabelledPoints => ({ labels: [["host", value]], origin: 1, points: [point("m")] });
+    const data = seriesToData(
+      [alone("-"), alone(""), { labels: [], origin: 1, points: [point("m")] }],
+      keyOptions(),
+    ).data;
+    expect(data.map(({ resourceId }) => resourceId)).toEqual(["-", "-", "-"]);
+    expect(data.map(({ labels }) => labels)).toEqual([
+      { pairs: [["host", "-"]] },
+      { pairs: [["host", ""]] },
+      { pairs: [] },
+    ]);
+  });
+
+  it("hold each name once, the first sent, when a protocol repeats one (the resourceId keeps both)", () => {
+    const { data } = seriesToData(
+      [
+        {
+          labels: [
+            ["b", "2"],
+            ["a", "1"],
+            ["b", "3"],
+          ],
+          origin: 1,
+          points: [point("m")],
+        },
+      ],
+      keyOptions(),
+    );
+    expect(data[0]!.resourceId).toBe("a=1,b=2,b=3");
+    expect(data[0]!.labels!.pairs).toEqual([
+      ["a", "1"],
+      ["b", "2"],
+    ]);
+  });
+
+  it("carry a line-protocol point's line, beside the pairs its series' lines share", () => {
+    const usage: LineField = ["cpu", "usage", "float"];
+    const count: LineField = ["cpu", "count", "integer"];
+    const tags: Labels = [["host", "vm1"]];
+    const [usageAt1, countAt1, usageAt2, countAt2] = labelsOf([
+      { labels: tags, origin: 1, points: [point("cpu.usage", usage), point("cpu.count", count)] },
+      { labels: [["host", "vm1"]], origin: 2, points: [point("cpu.usage", usage), point("cpu.count", count)] },
+    ]);
+    expect(usageAt1).toEqual({ pairs: tags, line: usage });
+    expect(countAt1).toEqual({ pairs: tags, line: count });
+    expect(usageAt2).toEqual(usageAt1);
+    expect(countAt2).toEqual(countAt1);
+    // One pairs array for the series at both times (queue messages table it once), one line array per line.
+    for (const labels of [countAt1, usageAt2, countAt2]) expect(labels!.pairs).toBe(usageAt1!.pairs);
+    expect(usageAt2!.line).toBe(usage);
+    expect(Object.isFrozen(countAt1)).toBe(true);
+  });
+
+  describe("a primary-only pair (OTLP's resource attribute)", () => {
+    const otlp = ["service.instance.id", "host.name", "service.name"];
+    const withResource = (labels: Labels, resource: Labels): LabelledPoints => ({
+      labels,
+      primaryOnly: resource,
+      origin: 1,
+      points: [point("m")],
+    });
+
+    it("is among the pairs, sorted, and named as the resource attribute when it is the primary label", () => {
+      const [labels] = labelsOf(
+        [
+          withResource(
+            [
+              ["zone", "z"],
+              ["cpu", "0"],
+            ],
+            [
+              ["service.name", "api"],
+              ["host.name", "vm1"],
+            ],
+          ),
+        ],
+        keyOptions(otlp),
+      );
+      expect(labels).toEqual({
+        pairs: [
+          ["cpu", "0"],
+          ["host.name", "vm1"],
+          ["zone", "z"],
+        ],
+        resourceAttribute: "host.name",
+      });
+    });
+
+    it("is left out when a label is the primary, or none of them is", () => {
+      const resource: Labels = [["host.name", "vm1"]];
+      expect(labelsOf([withResource([["host.name", "point"]], resource)], keyOptions(otlp))).toEqual([
+        { pairs: [["host.name", "point"]] },
+      ]);
+      expect(labelsOf([withResource([["a", "1"]], resource)], keyOptions(["other"]))).toEqual([
+        { pairs: [["a", "1"]] },
+      ]);
+    });
+
+    it("tells data apart whose labels are the same but for where the primary came from", () => {
+      const [fromResource, fromPoint] = labelsOf(
+        [withResource([], [["host.name", "vm1"]]), withResource([["host.name", "vm1"]], [])],
+        keyOptions(otlp),
+      );
+      expect(fromResource).toEqual({ pairs: [["host.name", "vm1"]], resourceAttribute: "host.name" });
+      expect(fromPoint).toEqual({ pairs: [["host.name", "vm1"]] });
+    });
+  });
+
+  it("are kept with the key of frozen labels, across requests", () => {
+    const labels = Object.freeze<Labels>([["host", "vm1"]]);
+    const options = keyOptions();
+    const request = () => labelsOf([{ labels, origin: 1, points: [point("m")] }], options);
+    expect(request()[0]).toBe(request()[0]);
+  });
+
+  it("are sorted, unique, the series' own pairs, and leave the resourceId as it was built", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", "b", "host", ",", "="), maxLength: 3 });
+    const labels = fc.array(fc.tuple(fc.oneof(fc.constant("host"), text), text), { maxLength: 5 });
+    fc.assert(
+      fc.property(labels, fc.option(labels), fc.subarray(["a", "b", "host"]), (sent, resource, drop) => {
+        const each: LabelledPoints = {
+          labels: sent,
+          ...(resource !== null && { primaryOnly: resource }),
+          origin: 1,
+          points: [point("m")],
+        };
+        const options = keyOptions(["host", "a"], drop);
+        const [datum] = seriesToData([each], options).data;
+        expect(datum!.resourceId).toBe(seriesResourceId(each, options));
+        const { pairs, resourceAttribute } = datum!.labels!;
+        const names = pairs.map(([name]) => name);
+        expect(names).toEqual([...new Set(names)].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0)));
+        for (const [name, value] of pairs) {
+          expect(drop).not.toContain(name);
+          const source = name === resourceAttribute ? resource : sent;
+          expect(source!.find(([sentName]) => sentName === name)).toEqual([name, value]);
+        }
+        expect(new Set(names)).toEqual(
+          new Set(
+            sent
+              .map(([name]) => name)
+              .filter((name) => !drop.includes(name))
+              .concat(resourceAttribute ?? []),
+          ),
+        );
+      }),
+    );
   });
 });

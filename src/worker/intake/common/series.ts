@@ -1,5 +1,4 @@
-/** A label: its key and value, as a protocol sends them. */
-export type Label = readonly [key: string, value: string];
+import type { Label, LineField } from "../datum.ts";
 
 /**
  * What every agent protocol's reader yields: points that share one label set, before the label set
@@ -30,6 +29,8 @@ export interface SeriesPoint {
   value: number;
   /** Milliseconds since the epoch. */
   timestamp: number;
+  /** Line protocol: the measurement, field key and type the point came as (one array for all points of them in a request). */
+  line?: LineField;
 }
 
 /** Something of the request the reader did not turn into points, with why, named the protocol's way. */

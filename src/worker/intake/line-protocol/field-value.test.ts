@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fieldValue } from "./field-value";
+import { fieldType, fieldValue } from "./field-value";
 
 const read = (token: string) => fieldValue(token, 0, token.length);
 
@@ -181,4 +181,28 @@ describe("values of no type", () => {
 it("reads a value inside a longer text", () => {
   expect(fieldValue("a=12i,b=1", 2, 5)).toBe(12);
   expect(fieldValue("x=-1.5 123", 2, 6)).toBe(-1.5);
+});
+
+describe("fieldType", () => {
+  it.each([
+    ["1.5", "float"],
+    ["-0", "float"],
+    [".5e3", "float"],
+    ["-2i", "integer"],
+    ["3u", "unsigned"],
+    ["t", "boolean"],
+    ["FALSE", "boolean"],
+    ["True", "boolean"],
+    ["+1", "unknown value type"],
+    ["abc", "unknown value type"],
+  ])("tells %j is written as %s", (token, type) => {
+    expect(fieldType(token, 0, token.length)).toBe(type);
+  });
+
+  it("is the type fieldValue reads a value as, invalid values included", () => {
+    expect(fieldValue("tx", 0, 2, fieldType("tx", 0, 2))).toBe("invalid boolean");
+    expect(fieldValue("1.5i", 0, 4, fieldType("1.5i", 0, 4))).toBe("invalid integer");
+    expect(fieldValue("-1u", 0, 3, fieldType("-1u", 0, 3))).toBe("invalid unsigned integer");
+    expect(fieldValue("-1u", 0, 3, "float")).toBe("invalid number");
+  });
 });

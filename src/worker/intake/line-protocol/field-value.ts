@@ -4,6 +4,7 @@
  * 64-bit ranges. NaN and infinities have no spelling in line protocol, and a float too large for
  * a double is out of range, so every value read is finite.
  */
+import type { LineFieldType } from "../datum";
 import { digitsValue, integerDigits } from "./decimal";
 
 export type FieldValueProblem =
@@ -51,20 +52,41 @@ function codeAt(text: string, index: number, end: number): number {
 
 const isDigit = (code: number) => code >= zero && code <= nine;
 
-/** The value of the unquoted field value `text[start, end)` (not empty), or why it is none. */
-export function fieldValue(text: string, start: number, end: number): number | FieldValueProblem {
+/**
+ * The type the unquoted field value `text[start, end)` (not empty) is written as, by its first and
+ * last characters; whether it is a valid value of that type is `fieldValue`'s to say.
+ */
+export function fieldType(text: string, start: number, end: number): LineFieldType | "unknown value type" {
   const first = text.charCodeAt(start);
-  if (first === lowerT || first === upperT || first === lowerF || first === upperF) {
-    return booleanValue(text, start, end, first);
-  }
+  if (first === lowerT || first === upperT || first === lowerF || first === upperF) return "boolean";
   if (first !== minus && first !== dot && !isDigit(first)) return "unknown value type";
   const last = text.charCodeAt(end - 1);
-  if (last === lowerI) return integerValue(text, start, end - 1);
-  if (last === lowerU) return unsignedValue(text, start, end - 1);
-  return floatValue(text, start, end);
+  return last === lowerI ? "integer" : last === lowerU ? "unsigned" : "float";
 }
 
-function booleanValue(text: string, start: number, end: number, first: number): number | FieldValueProblem {
+/** The value of the unquoted field value `text[start, end)` (not empty) of its `type`, or why it is none. */
+export function fieldValue(
+  text: string,
+  start: number,
+  end: number,
+  type = fieldType(text, start, end),
+): number | FieldValueProblem {
+  switch (type) {
+    case "boolean":
+      return booleanValue(text, start, end);
+    case "integer":
+      return integerValue(text, start, end - 1);
+    case "unsigned":
+      return unsignedValue(text, start, end - 1);
+    case "float":
+      return floatValue(text, start, end);
+    default:
+      return type;
+  }
+}
+
+function booleanValue(text: string, start: number, end: number): number | FieldValueProblem {
+  const first = text.charCodeAt(start);
   const isTrue = first === lowerT || first === upperT;
   if (end - start === 1) return isTrue ? 1 : 0;
   for (const spelling of isTrue ? trueSpellings : falseSpellings) {

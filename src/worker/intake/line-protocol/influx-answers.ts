@@ -24,6 +24,7 @@ const v2Codes: Record<number, string> = {
   413: "request too large",
   415: "unsupported media type",
   503: "unavailable",
+  508: "loop detected",
 };
 
 /** The headers an error answer carries besides its body's: Retry-After and the like. */

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LabelledPoints } from "../common/series";
+import type { LineFieldType } from "../datum";
 import { type LinePrecision, type LineProtocolResult, parseLineProtocol, refusalDetailLimit } from "./parser";
 import { type CorpusCase, type CorpusField, decodeCorpus } from "./testdata/corpus";
 
@@ -34,11 +35,36 @@ describe("a line's parts", () => {
           ],
           origin: 1,
           points: [
-            { metric: "cpu.usage_user", value: 1.5, timestamp: 1_700_000_000_123 },
-            { metric: "cpu.usage_system", value: 0.5, timestamp: 1_700_000_000_123 },
-            { metric: "cpu.usage_idle", value: 97.79338014186536, timestamp: 1_700_000_000_123 },
-            { metric: "cpu.usage_iowait", value: 0, timestamp: 1_700_000_000_123 },
-            { metric: "cpu.usage_steal", value: 0, timestamp: 1_700_000_000_123 },
+            {
+              metric: "cpu.usage_user",
+              value: 1.5,
+              timestamp: 1_700_000_000_123,
+              line: ["cpu", "usage_user", "float"],
+            },
+            {
+              metric: "cpu.usage_system",
+              value: 0.5,
+              timestamp: 1_700_000_000_123,
+              line: ["cpu", "usage_system", "float"],
+            },
+            {
+              metric: "cpu.usage_idle",
+              value: 97.79338014186536,
+              timestamp: 1_700_000_000_123,
+              line: ["cpu", "usage_idle", "float"],
+            },
+            {
+              metric: "cpu.usage_iowait",
+              value: 0,
+              timestamp: 1_700_000_000_123,
+              line: ["cpu", "usage_iowait", "integer"],
+            },
+            {
+              metric: "cpu.usage_steal",
+              value: 0,
+              timestamp: 1_700_000_000_123,
+              line: ["cpu", "usage_steal", "float"],
+            },
           ],
         },
       ],
@@ -61,7 +87,7 @@ describe("a line's parts", () => {
     expect(onlySeries("mem used=3i")).toEqual({
       labels: [],
       origin: 1,
-      points: [{ metric: "mem.used", value: 3, timestamp: arrival }],
+      points: [{ metric: "mem.used", value: 3, timestamp: arrival, line: ["mem", "used", "integer"] }],
     });
   });
 
@@ -81,6 +107,29 @@ describe("a line's parts", () => {
     expect(Object.is(values[6], -0)).toBe(true);
   });
 
+  it("tells each point's measurement, field key and the type its value was written as", () => {
+    expect(onlySeries("m\\ n,t=1 a=1.5,b\\=x=-2i,c=3u,d=t,e=FALSE,f=1,value=2").points.map(({ line }) => line)).toEqual(
+      [
+        ["m n", "a", "float"],
+        ["m n", "b=x", "integer"],
+        ["m n", "c", "unsigned"],
+        ["m n", "d", "boolean"],
+        ["m n", "e", "boolean"],
+        ["m n", "f", "float"],
+        ["m n", "value", "float"],
+      ],
+    );
+  });
+
+  it("gives the points of one measurement, field key and type one line array in a body, wherever they are", () => {
+    const result = parse("cpu,h=a u=1,s=2i\nmem f=1\ncpu,h=b s=3i,u=4\ncpu u=5i\n");
+    const [first, , third, fourth] = result.series.map(({ points }) => points.map(({ line }) => line));
+    expect(third![1]).toBe(first![0]);
+    expect(third![0]).toBe(first![1]);
+    expect(fourth![0]).toEqual(["cpu", "u", "integer"]);
+    expect(fourth![0]).not.toBe(first![0]);
+  });
+
   it("keeps both points of a field sent twice, as InfluxData's decoder does", () => {
     expect(onlySeries("m f=1,f=2").points.map(({ value }) => value)).toEqual([1, 2]);
   });
@@ -89,7 +138,7 @@ describe("a line's parts", () => {
     expect(onlySeries("   m,t=1   f=1   1000000   ")).toEqual({
       labels: [["t", "1"]],
       origin: 1,
-      points: [{ metric: "m.f", value: 1, timestamp: 1 }],
+      points: [{ metric: "m.f", value: 1, timestamp: 1, line: ["m", "f", "float"] }],
     });
   });
 
@@ -185,7 +234,9 @@ describe("string fields", () => {
   it("skips string fields and counts them", () => {
     const result = parse('m,h=a s="x",value=1,t="y"');
     expect(result.stringFieldsSkipped).toBe(2);
-    expect(result.series[0]!.points).toEqual([{ metric: "m", value: 1, timestamp: arrival }]);
+    expect(result.series[0]!.points).toEqual([
+      { metric: "m", value: 1, timestamp: arrival, line: ["m", "value", "float"] },
+    ]);
   });
 
   it("accepts a line of string fields only, with no series", () => {
@@ -490,7 +541,7 @@ describe("lines written by an independent encoder", () => {
     h: 3_600_000_000_000n,
   };
 
-  type EncodedField = { key: string; text: string; value?: number };
+  type EncodedField = { key: string; text: string; value?: number; type?: LineFieldType };
   const fieldKey = fc.oneof(name, fc.constant("value"));
   const float = fc
     .tuple(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom("plain", "exponent", "upper"))
@@ -499,18 +550,24 @@ describe("lines written by an independent encoder", () => {
       return Object.is(value, -0) ? "-0" : style === "upper" ? text.toUpperCase() : text;
     });
   const value = fc.oneof(
-    float.map((text) => ({ text, value: Number(text) })),
-    fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((n) => ({ text: `${n}i`, value: Number(n) })),
-    fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map((n) => ({ text: `${n}u`, value: Number(n) })),
-    fc.constantFrom("t", "T", "true", "True", "TRUE").map((text) => ({ text, value: 1 })),
-    fc.constantFrom("f", "F", "false", "False", "FALSE").map((text) => ({ text, value: 0 })),
+    float.map((text) => ({ text, value: Number(text), type: "float" as const })),
+    fc
+      .bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })
+      .map((n) => ({ text: `${n}i`, value: Number(n), type: "integer" as const })),
+    fc
+      .bigInt({ min: 0n, max: 2n ** 64n - 1n })
+      .map((n) => ({ text: `${n}u`, value: Number(n), type: "unsigned" as const })),
+    fc.constantFrom("t", "T", "true", "True", "TRUE").map((text) => ({ text, value: 1, type: "boolean" as const })),
+    fc.constantFrom("f", "F", "false", "False", "FALSE").map((text) => ({ text, value: 0, type: "boolean" as const })),
     fc
       .string({ unit: fc.constantFrom("a", " ", ",", "=", '"', "\\", "\n", "\r\n", "é") })
-      .map((text) => ({ text: `"${text.replace(/["\\]/g, "\\$&")}"`, value: undefined })),
+      .map((text) => ({ text: `"${text.replace(/["\\]/g, "\\$&")}"`, value: undefined, type: undefined })),
   );
   const field = fc
     .tuple(fieldKey, value)
-    .map(([key, { text, value }]): EncodedField => ({ key, text: `${escaped(key, /[,= ]/g)}=${text}`, value }));
+    .map(
+      ([key, { text, value, type }]): EncodedField => ({ key, text: `${escaped(key, /[,= ]/g)}=${text}`, value, type }),
+    );
   const spaces = fc.integer({ min: 1, max: 3 }).map((count) => " ".repeat(count));
 
   const line = fc.record({
@@ -548,14 +605,15 @@ describe("lines written by an independent encoder", () => {
             written.fields.map(({ text: fieldText }) => fieldText).join(",") +
             (units === null ? "" : `${written.gap}${units}`) +
             written.trailing;
-          const points = written.fields.flatMap(({ key, value: fieldValue }) =>
-            fieldValue === undefined
+          const points = written.fields.flatMap(({ key, value: fieldValue, type }) =>
+            fieldValue === undefined || type === undefined
               ? []
               : [
                   {
                     metric: key === "value" ? written.measurement : `${written.measurement}.${key}`,
                     value: fieldValue,
                     timestamp,
+                    line: [written.measurement, key, type] as const,
                   },
                 ],
           );

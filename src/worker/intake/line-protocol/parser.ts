@@ -8,8 +8,9 @@
  * from where it went wrong to the next newline, as the reference decoder does, so an unterminated
  * string takes the rest of the body with it.
  */
-import type { Label, LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
-import { fieldValue } from "./field-value";
+import type { LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
+import type { Label, LineField, LineFieldType } from "../datum";
+import { fieldType, fieldValue } from "./field-value";
 import { type LinePrecision, timestampMilliseconds } from "./timestamp";
 
 export type { LinePrecision } from "./timestamp";
@@ -17,7 +18,8 @@ export type { LinePrecision } from "./timestamp";
 export interface LineProtocolResult {
   /**
    * One per accepted line that has points: the tags as labels (unescaped, in the order sent), a
-   * point per number or boolean field, and the line's number (1-based) as origin.
+   * point per number or boolean field (with its measurement, field key and type: one array for all
+   * points of them), and the line's number (1-based) as origin.
    */
   series: LabelledPoints[];
   /** The first `refusalDetailLimit` bad lines, each with its line number and why. */
@@ -62,9 +64,12 @@ const del = 127;
 
 const noLabels: readonly Label[] = [];
 
+/** A field key of a measurement, with what its points share. */
 interface KnownField {
   key: string;
   metric: string;
+  /** The points' line by the type of their value, made when a value of that type is first read. */
+  lines: Partial<Record<LineFieldType, LineField>>;
 }
 
 /**
@@ -134,6 +139,8 @@ class LineProtocolParser {
   private lastMeasurement = "";
   /** The field keys of `lastMeasurement` by their place in the line. */
   private knownFields: KnownField[] = [];
+  /** Every field key read, by its measurement and key (`measurement\nkey`: names hold no newline). */
+  private readonly fields = new Map<string, KnownField>();
   /** Tags by their place in the line, with the text they were read from. */
   private readonly knownTags: { text: string; label: Label }[] = [];
   private readonly end: number;
@@ -310,7 +317,12 @@ class LineProtocolParser {
     const key = this.name(true);
     if (key === "") return this.fail(this.missing("field key"));
     if (this.code() !== equals) return this.fail(`missing '=' after field key "${key}"`);
-    const field = { key, metric: key === "value" ? measurement : `${measurement}.${key}` };
+    const name = `${measurement}\n${key}`;
+    let field = this.fields.get(name);
+    if (field === undefined) {
+      field = { key, metric: key === "value" ? measurement : `${measurement}.${key}`, lines: {} };
+      this.fields.set(name, field);
+    }
     if (remembered && !this.nameEscaped) this.knownFields[index] = field;
     return field;
   }
@@ -394,10 +406,13 @@ class LineProtocolParser {
       } else {
         const valueEnd = this.valueEnd();
         if (valueEnd === valueStart) return this.fail(`missing value of field "${field.key}"`);
-        const value = fieldValue(text, valueStart, valueEnd);
-        if (typeof value === "string") return this.fail(`${value} in field "${field.key}"`);
+        const type = fieldType(text, valueStart, valueEnd);
+        const value = fieldValue(text, valueStart, valueEnd, type);
+        if (typeof value === "string" || type === "unknown value type")
+          return this.fail(`${value} in field "${field.key}"`);
         this.position = valueEnd;
-        points.push({ metric: field.metric, value, timestamp: 0 });
+        field.lines[type] ??= [measurement, field.key, type];
+        points.push({ metric: field.metric, value, timestamp: 0, line: field.lines[type] });
       }
       if (this.code() !== comma) break;
       this.position++;

@@ -5,6 +5,7 @@ import { readThenRelease } from "../../../shared/release-bytes";
 import { utf8BodyText } from "../../../shared/utf8";
 import { answered, emptyAnswer, problemReference } from "../../contract/answers";
 import type { AppEnv } from "../../http/app-env";
+import { loopRefusalDescription, refuseLoop } from "../../http/loop-check";
 import type { IntakeRoute } from "../../ops/usage";
 import { acceptReading, agentHandler, describeRefusals, type ErrorAnswer } from "../common/agent-intake";
 import { decodedBody } from "../common/decompress";
@@ -32,6 +33,7 @@ function writeHandler(
   answer: ErrorAnswer,
 ) {
   return agentHandler(answer, async (c) => {
+    await refuseLoop(c, route);
     const config = c.get("config");
     const precision = precisionOf(c.req.query("precision"));
     const text = readThenRelease(await decodedBody(c.req.raw, config.MAX_DECOMPRESSED_BYTES), bodyText);
@@ -86,6 +88,7 @@ function writeAnswers(schema: typeof influxV1ErrorSchema | typeof influxV2ErrorS
     413: errorAnswer(agentLimitsDescription),
     415: errorAnswer("A Content-Encoding other than gzip."),
     503: overloadAnswer(errorContent(schema)),
+    508: errorAnswer(loopRefusalDescription),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Label } from "../common/series";
+import type { Label } from "../datum";
 import type { AnyValue, Attribute, KeyValueList } from "./metrics-model";
 
 /**

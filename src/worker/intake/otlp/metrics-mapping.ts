@@ -1,4 +1,5 @@
-import type { Label, LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
+import type { LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
+import type { Label } from "../datum";
 import { attributeLabels, numberText } from "./attribute-text";
 import {
   type DataPoint,

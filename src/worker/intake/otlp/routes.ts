@@ -7,6 +7,7 @@ import { readThenRelease } from "../../../shared/release-bytes";
 import { utf8BodyText } from "../../../shared/utf8";
 import { answered } from "../../contract/answers";
 import type { AppEnv } from "../../http/app-env";
+import { loopRefusalDescription, refuseLoop } from "../../http/loop-check";
 import { acceptReading, agentHandler, describeRefusals } from "../common/agent-intake";
 import { decodedBody } from "../common/decompress";
 import { ProtobufError } from "../common/protobuf-reader";
@@ -155,11 +156,13 @@ export const otlpMetricsRoutes = new Hono<AppEnv>().post(
         "A Content-Type other than application/x-protobuf or application/json, or a Content-Encoding other than gzip.",
       ),
       503: overloadAnswer(statusContent),
+      508: statusAnswerDoc(loopRefusalDescription),
     },
   }),
   (c, next) => {
     const encoding = encodingOf(c.req.header("content-type"));
     const handle = agentHandler(statusAnswer(encoding ?? "json"), async () => {
+      await refuseLoop(c, "/otlp/v1/metrics");
       if (encoding === undefined) {
         throw new ApiError(
           "unsupported-media-type",

@@ -4,6 +4,7 @@ import { ApiError } from "../../../shared/problems";
 import { readThenRelease } from "../../../shared/release-bytes";
 import { emptyAnswer, problemReference } from "../../contract/answers";
 import type { AppEnv } from "../../http/app-env";
+import { loopRefusalDescription, refuseLoop } from "../../http/loop-check";
 import { acceptReading, agentHandler, describeRefusals } from "../common/agent-intake";
 import { decodedBody } from "../common/decompress";
 import { ProtobufError } from "../common/protobuf-reader";
@@ -99,9 +100,11 @@ export const remoteWriteRoutes = new Hono<AppEnv>().post(
         "Remote write 2.0's message, another content type, or a Content-Encoding other than snappy or gzip.",
       ),
       503: overloadAnswer(textContent),
+      508: textAnswer(loopRefusalDescription),
     },
   }),
   agentHandler(textError, async (c) => {
+    await refuseLoop(c, "/api/v1/write");
     const config = c.get("config");
     assertVersion1(c.req.header("content-type"));
     const body = await decodedBody(c.req.raw, config.MAX_DECOMPRESSED_BYTES, { snappy });

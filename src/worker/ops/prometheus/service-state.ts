@@ -1,6 +1,7 @@
 import { collectorRegistry } from "../../collectors/collector-registry";
 import type { CollectorRecord } from "../../collectors/collector-store";
 import type { DeliveryStatus, ObserverState } from "../../delivery/vocabulary";
+import { loopsRefused } from "../../http/loop-check";
 import { metricCatalogStub } from "../../metrics/metric-catalog";
 import { metricStub } from "../../metrics/metric-object";
 import { ruleStub } from "../../rules/rule-object";
@@ -158,6 +159,11 @@ function intakeFamilies(): Family[] {
       "tower_intake_stale_markers_skipped_total",
       "Prometheus stale markers, which end a series rather than carry a value.",
       each((counts) => counts.staleMarkersSkipped),
+    ),
+    counter(
+      "tower_intake_loops_refused_total",
+      "Requests refused (508) because their tower-edge-via named this service: data of its own deliveries.",
+      intakeRoutes.map((route) => ({ labels: { route }, value: loopsRefused[route] })),
     ),
   ];
 }

@@ -7,7 +7,7 @@ import {
   ruleDefinition,
 } from "../../../../test/api/support/rules";
 import { emptyModel, referenceModel } from "../../../../test/support/model";
-import type { Datum } from "../../intake/datum";
+import { type Datum, type SeriesLabels, seriesLabels } from "../../intake/datum";
 import type { ModelDocument } from "../../model/schema";
 import { type Accumulator, addToAccumulator, newAccumulator } from "../aggregation/accumulator";
 import { ModelSnapshot } from "../targeting/model-snapshot";
@@ -421,5 +421,38 @@ describe("passThrough", () => {
     const rule = compiled({ monitoredTargets: [{ class: "Method", type: "register" }] });
     const data = [datum("mic1-register", 3), datum("mic1-saveAnswers", 9), datum("frontend1", 1), datum("ghost", 2)];
     expect(passThrough(rule, model, data).map((d) => d.resourceId)).toEqual(["mic1-register"]);
+  });
+
+  describe("an agent's datum", () => {
+    const tags = seriesLabels([["host", "mic1-register"]]);
+    const lineLabels = seriesLabels(tags.pairs, ["cpu", "usage", "integer"]);
+    const otlp = seriesLabels([["host.name", "mic1-register"]], undefined, "host.name");
+    const labelled = (value: number, labels: SeriesLabels): Datum => ({ ...datum("mic1-register", value), labels });
+
+    it("keeps its labels, one object for the output of one input's, without the line it came as", () => {
+      const output = passThrough(compiled(), model, [
+        labelled(1, lineLabels),
+        labelled(2, lineLabels),
+        labelled(3, otlp),
+        labelled(4, tags),
+        datum("mic1-register", 5),
+      ]);
+      expect(output.map(({ labels }) => labels)).toEqual([
+        { pairs: tags.pairs },
+        { pairs: tags.pairs },
+        otlp,
+        tags,
+        undefined,
+      ]);
+      expect(output[1]!.labels).toBe(output[0]!.labels);
+      expect(output[0]!.labels!.pairs).toBe(lineLabels.pairs);
+      expect(output[2]!.labels).toBe(otlp);
+      expect(output[4]).not.toHaveProperty("labels");
+    });
+
+    it("has none when the rule gives its output a resourceId of its own", () => {
+      const rule = compiled(outputMetric("Tagged", { resourceId: "mic-service" }));
+      expect(passThrough(rule, model, [labelled(1, otlp)])[0]).not.toHaveProperty("labels");
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { Datum } from "../../intake/datum";
+import { type Datum, type SeriesLabels, seriesLabels } from "../../intake/datum";
 import {
   type Accumulator,
   aggregateValue,
@@ -68,20 +68,35 @@ export function evaluateWindow(
 
 /**
  * A rule without windows: each datum of a selected resource that passes the condition is output
- * on its own, with its own timestamp.
+ * on its own, with its own timestamp and an agent's datum with its labels: the same pairs (and
+ * resource attribute), but no line, which names the metric and type the datum came as, not those
+ * of the output. A custom resourceId replaces the series': the output then has no labels, which
+ * would name the series instead of it.
  */
 export function passThrough(rule: CompiledRule, model: ModelSnapshot, data: readonly Datum[]): Datum[] {
   const output: Datum[] = [];
+  // The labels of the output by the input's, so that the output of a series shares them as the input did.
+  const outputLabels = new Map<SeriesLabels, SeriesLabels>();
   for (const datum of data) {
     if (!model.selects(rule.definition.monitoredTargets, datum.resourceId)) continue;
     if (rule.condition && !rule.condition.holds(datum.value)) continue;
-    output.push({
+    const passed: Datum = {
       id: `${rule.id}/${datum.id}`,
       metric: rule.outputMetric,
       timestamp: datum.timestamp,
       value: rule.value.evaluate(datum.value, () => Number.NaN),
       resourceId: rule.fixedResourceId ?? datum.resourceId,
-    });
+    };
+    const { labels } = datum;
+    if (labels !== undefined && rule.fixedResourceId === undefined) {
+      let kept = outputLabels.get(labels);
+      if (kept === undefined) {
+        kept = labels.line === undefined ? labels : seriesLabels(labels.pairs, undefined, labels.resourceAttribute);
+        outputLabels.set(labels, kept);
+      }
+      passed.labels = kept;
+    }
+    output.push(passed);
   }
   return output;
 }

@@ -1,0 +1,118 @@
+import type { Label, SeriesLabels } from "../../../intake/datum";
+import type { LabelChanges, MetricRun } from "../../vocabulary";
+import { byLabelName, type LabelChanger, labelChanger } from "../label-changes";
+import { rowDouble } from "../row-double";
+
+/*
+ * The series a PROMETHEUS observer receives (docs/API.md, "Outputs for metric backends"): the
+ * metric name as `__name__`, the datum's labels (or its resourceId as `resource`), names made valid
+ * for Prometheus, then the observer's label changes. Data of the same labels, of any run, are one
+ * series, its samples in timestamp order.
+ */
+
+/** A series to write: its labels and its samples, as columns. */
+export interface PrometheusSeries {
+  /** Sorted by name (byte order: the names are ASCII), each name once, `__name__` among them. */
+  readonly labels: readonly Label[];
+  /** Milliseconds since the epoch, ascending; equal ones in the order the data came. */
+  readonly timestamps: number[];
+  readonly values: number[];
+}
+
+export const metricNameLabel = "__name__";
+/** The label that carries the resourceId of data without labels. */
+export const resourceLabel = "resource";
+
+const validMetricName = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+const metricNameMisfit = /[^a-zA-Z0-9_:]/gu;
+const validLabelName = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+const labelNameMisfit = /[^a-zA-Z0-9_]/gu;
+const leadingDigit = /^[0-9]/;
+
+/** Each character (code point) `misfit` matches replaced by `_`, a leading digit prefixed with `_`. */
+function repaired(name: string, valid: RegExp, misfit: RegExp): string {
+  if (valid.test(name)) return name;
+  const replaced = name.replace(misfit, "_");
+  // An empty name is made valid too, so that one label cannot get a whole request refused.
+  return replaced === "" || leadingDigit.test(replaced) ? `_${replaced}` : replaced;
+}
+
+/** A metric name as a valid Prometheus metric name: characters outside `[a-zA-Z0-9_:]` as `_`. */
+export const prometheusMetricName = (metric: string) => repaired(metric, validMetricName, metricNameMisfit);
+
+/** A label name as a valid Prometheus label name: characters outside `[a-zA-Z0-9_]` as `_`. */
+export const prometheusLabelName = (name: string) => repaired(name, validLabelName, labelNameMisfit);
+
+/**
+ * The labels of a series: `__name__` the metric's (a datum label that becomes `__name__` gives
+ * way to it, as in Prometheus's own OTLP translation); labels whose names become the same, their
+ * values joined with `;` in the order of their names as they came (sorted, as SeriesLabels are);
+ * sorted by name, then changed by the observer's additions (which replace) and drops.
+ */
+function seriesLabelsOf(metricName: string, pairs: readonly Label[], change: LabelChanger): readonly Label[] {
+  const labels = new Map<string, string>();
+  for (const [name, value] of pairs) {
+    const valid = prometheusLabelName(name);
+    if (valid === metricNameLabel) continue;
+    const joined = labels.get(valid);
+    labels.set(valid, joined === undefined ? value : `${joined};${value}`);
+  }
+  labels.set(metricNameLabel, metricName);
+  return change([...labels].sort(byLabelName));
+}
+
+/** A label set as one string, different for different sets: names hold no `=`, values are measured. */
+function keyOf(labels: readonly Label[]): string {
+  let key = "";
+  for (const [name, value] of labels) key += `${name}=${value.length}:${value}`;
+  return key;
+}
+
+/**
+ * The series of the runs' data, in the order each first appears. Labels are worked out once per
+ * label set of a run (data of one agent series share one SeriesLabels) or resourceId.
+ */
+export function prometheusSeries(runs: readonly MetricRun[], changes?: LabelChanges): PrometheusSeries[] {
+  const change = labelChanger(changes);
+  const series = new Map<string, PrometheusSeries>();
+  for (const [metric, rows] of runs) {
+    const metricName = prometheusMetricName(metric);
+    const ofRun = new Map<SeriesLabels | string, PrometheusSeries>();
+    for (const [, timestamp, value, resourceId, labels] of rows) {
+      const source = labels ?? resourceId;
+      let target = ofRun.get(source);
+      if (target === undefined) {
+        const pairs: readonly Label[] = labels?.pairs ?? [[resourceLabel, resourceId]];
+        const seriesLabels = seriesLabelsOf(metricName, pairs, change);
+        const key = keyOf(seriesLabels);
+        target = series.get(key);
+        if (target === undefined) {
+          target = { labels: seriesLabels, timestamps: [], values: [] };
+          series.set(key, target);
+        }
+        ofRun.set(source, target);
+      }
+      target.timestamps.push(timestamp);
+      target.values.push(rowDouble(value));
+    }
+  }
+  const all = [...series.values()];
+  for (const each of all) sortByTime(each);
+  return all;
+}
+
+/** Puts a series' samples in timestamp order, keeping the order of equal timestamps. */
+function sortByTime({ timestamps, values }: PrometheusSeries): void {
+  let sorted = true;
+  for (let index = 1; index < timestamps.length && sorted; index++)
+    sorted = timestamps[index - 1]! <= timestamps[index]!;
+  if (sorted) return;
+  // Array.prototype.sort is stable: equal timestamps keep their order.
+  const order = timestamps.map((_, index) => index).sort((left, right) => timestamps[left]! - timestamps[right]!);
+  const oldTimestamps = [...timestamps];
+  const oldValues = [...values];
+  order.forEach((from, to) => {
+    timestamps[to] = oldTimestamps[from]!;
+    values[to] = oldValues[from]!;
+  });
+}

@@ -1,0 +1,101 @@
+import type { SelectorEntry } from "../delivery/vocabulary";
+import { metricCatalogStub } from "../metrics/metric-catalog";
+import { metricStub } from "../metrics/metric-object";
+import { observerAddress } from "../metrics/observer-schema";
+import { type SelectorObserverView, selectorObserverStub } from "./selector-observer-object";
+import { type SelectorObserverRegistration, type SelectorSpec, specOf, targetOf } from "./selector-observer-schema";
+
+/** How many metrics' objects a registration tells at once. */
+const metricsToldAtOnce = 16;
+
+/** A value as JSON with every object's keys sorted, so that equal values give equal text. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_, item: unknown) =>
+    item !== null && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([left], [right]) => (left < right ? -1 : 1)))
+      : item,
+  );
+}
+
+/** What makes two registrations the same observer: what it follows, its format, protocol and address (not its secret or headers). */
+export function selectorIdentity(registration: SelectorObserverRegistration): string {
+  const target = targetOf(registration);
+  const { match, resources, labels } = specOf(registration);
+  return canonicalJson([
+    match ?? null,
+    resources ?? null,
+    labels ?? null,
+    target.format,
+    target.protocol,
+    observerAddress(target),
+  ]);
+}
+
+function entryOf(id: string, spec: SelectorSpec): SelectorEntry {
+  return {
+    id,
+    ...(spec.match === undefined ? {} : { match: spec.match }),
+    ...(spec.resources === undefined ? {} : { resources: spec.resources }),
+  };
+}
+
+/** Runs `tell` for every name, a few at a time. */
+async function tellMetrics(names: readonly string[], tell: (name: string) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < names.length) await tell(names[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(metricsToldAtOnce, names.length) }, worker));
+}
+
+export type SelectorRegistrationResult = { outcome: "created" | "existing"; observer: SelectorObserverView };
+
+/**
+ * Registers a selector observer, or finds the one of the same identity. The observer's own object
+ * is made first, then the catalog lists it and every metric's object is told: once this returns,
+ * each batch of any metric's data names it in its plan (a metric created later learns of it from
+ * the catalog as it is listed), so it gets every datum accepted from now on. Telling the metrics is
+ * idempotent, and a registration of the same observer again tells them again: a registration that
+ * failed half-way is completed by the client's retry.
+ */
+export async function registerSelectorObserver(
+  env: Env,
+  registration: SelectorObserverRegistration,
+  secret: string | undefined,
+): Promise<SelectorRegistrationResult> {
+  const catalog = metricCatalogStub(env);
+  const identity = selectorIdentity(registration);
+  const spec = specOf(registration);
+  const existing = await catalog.selectorObserverOf(identity);
+  const id = existing ?? crypto.randomUUID();
+  const stub = selectorObserverStub(env, id);
+  const observer = existing
+    ? await stub.registerAgain(secret, registration.headers)
+    : await stub.create(id, spec, targetOf(registration), secret);
+  if (!observer) throw new Error(`the selector observer ${id} is listed, but its object holds none`);
+  const listed = await catalog.addSelectorObserver(entryOf(id, spec), identity);
+  if (listed.id !== id) {
+    // A registration of the same identity got there first: this one's object goes, the first one answers.
+    await stub.remove();
+    return registerSelectorObserver(env, registration, secret);
+  }
+  const entry = entryOf(id, spec);
+  await tellMetrics(listed.names, (name) => metricStub(env, name).keepSelectorObserver(entry));
+  return { outcome: existing ? "existing" : "created", observer };
+}
+
+/** Removes a selector observer: unlisted and forgotten by every metric first, then its object with its backlog. */
+export async function removeSelectorObserver(env: Env, id: string): Promise<boolean> {
+  const names = await metricCatalogStub(env).removeSelectorObserver(id);
+  if (names === null) return false;
+  await tellMetrics(names, (name) => metricStub(env, name).forgetSelectorObserver(id));
+  await selectorObserverStub(env, id).remove();
+  return true;
+}
+
+/** Every selector observer with its status, in registration order. */
+export async function listSelectorObservers(env: Env): Promise<SelectorObserverView[]> {
+  const entries = await metricCatalogStub(env).selectorObservers();
+  const views = await Promise.all(entries.map((entry) => selectorObserverStub(env, entry.id).describe()));
+  return views.filter((view): view is SelectorObserverView => view !== null);
+}
