@@ -9,20 +9,38 @@ import { projectRoot } from "./start/project.ts";
 import { freePort } from "./testing/free-port.ts";
 
 /*
- * `npm run screenshots`: the dashboard's four pages at 1280×800, as docs/screenshots/*.png. The
- * service runs as `npm start` runs it, with the data of the browser tests (a model, two metrics,
- * observers in each state, two rules) and data stamped now arriving while the pages are shot.
+ * `npm run screenshots`: the dashboard's four pages at 1280×800, as docs/screenshots/*.png (the
+ * overview at its observers). The service runs as `npm start` runs it, with the data of the browser
+ * tests (a model, two metrics, observers in each state, of a metric and by selector, two rules) and data stamped now arriving while the pages are shot.
  */
 
 const viewport = { width: 1280, height: 800 };
 const outputFolder = join(projectRoot, "docs", "screenshots");
 
-/** Each page, and what shows that it has its data. */
-const pages: { name: string; hash: string; ready: (page: Page) => Promise<unknown> }[] = [
+/** The page scrolled to its section titled `title`, below the top bar (Node's types know no DOM: the script is text). */
+function scrollToSection(page: Page, title: string): Promise<void> {
+  return page.evaluate<void>(
+    `(() => {
+      const heading = [...document.querySelectorAll("h2")].find((h2) => h2.textContent === ${JSON.stringify(title)});
+      const topBar = document.querySelector(".top-bar").getBoundingClientRect().height;
+      window.scrollTo(0, heading.getBoundingClientRect().top + window.scrollY - topBar - 24);
+    })()`,
+  );
+}
+
+/** Each page, what shows that it has its data, and where it is shot when not at its top. */
+const pages: {
+  name: string;
+  hash: string;
+  ready: (page: Page) => Promise<unknown>;
+  shoot?: (page: Page) => Promise<void>;
+}[] = [
   {
     name: "overview",
     hash: "#/",
     ready: (page) => page.getByText(/[\d.]+ data\/s/).waitFor(),
+    // Its list of observers: those that follow selectors, with their selectors, and every metric's.
+    shoot: (page) => scrollToSection(page, "Observers"),
   },
   {
     name: "metric",
@@ -52,11 +70,12 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 12_000));
   await mkdir(outputFolder, { recursive: true });
   const page = await browser.newPage({ viewport });
-  for (const { name, hash, ready } of pages) {
+  for (const { name, hash, ready, shoot } of pages) {
     await page.goto(`${service.url}/${hash}`);
     await ready(page);
     // One more refresh, so that every part of the page has been read twice.
     await page.waitForTimeout(5_500);
+    await shoot?.(page);
     const path = join(outputFolder, `${name}.png`);
     await page.screenshot({ path });
     console.log(`wrote ${path}`);

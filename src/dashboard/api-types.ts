@@ -13,13 +13,18 @@ import type {
   publicObserverSchema,
 } from "../worker/metrics/observer-view-schema";
 import type { ModelDocument } from "../worker/model/schema";
+import type {
+  observerListSchema,
+  selectorObserverReportSchema,
+} from "../worker/observers/selector-observer-view-schema";
 import type { healthSchema } from "../worker/ops/health-schema";
 import type { usageSchema } from "../worker/ops/usage-schema";
 import type { InstalledRule } from "../worker/rules/document/rule-schema";
 import type { RuleReport as ServiceRuleReport } from "../worker/rules/rule-view-schema";
 
 export type { FieldProblem } from "../shared/problems";
-export type { DeliveryStatus, ObserverState } from "../worker/delivery/vocabulary";
+export type { DeliveryStatus, LabelChanges, ObserverState } from "../worker/delivery/vocabulary";
+export type { ResourceSelection } from "../worker/observers/model-selection/resource-selection-schema";
 
 /** A problem document as read from any error answer: every field may be missing from a proxy's answer. */
 export type ProblemBody = Partial<ServiceProblem>;
@@ -32,6 +37,10 @@ export type ObserverReport = z.output<typeof observerReportSchema>;
 /** A registration's answer: the observer, with its secret when the service generated one. */
 export type RegisteredObserver = z.output<typeof observerWithSecretSchema>;
 export type Attempt = z.output<typeof attemptRecordSchema>;
+/** An observer that follows selectors, with what it follows and its status. */
+export type SelectorObserverReport = z.output<typeof selectorObserverReportSchema>;
+/** An entry of the list of every observer: a selector observer (with `follows`) or a metric's (with `metric`). */
+export type ListedObserver = z.output<typeof observerListSchema>[number];
 export type Model = ModelDocument;
 export type Rule = InstalledRule;
 export type RuleReport = ServiceRuleReport;

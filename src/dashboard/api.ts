@@ -3,6 +3,7 @@ import type {
   Attempt,
   CollectorState,
   Health,
+  ListedObserver,
   Metric,
   Model,
   Observer,
@@ -12,6 +13,7 @@ import type {
   RegisteredObserver,
   Rule,
   RuleReport,
+  SelectorObserverReport,
   Usage,
 } from "./api-types";
 
@@ -19,9 +21,18 @@ import type {
 
 const segment = encodeURIComponent;
 const metricPath = (metric: string) => `/v1/metrics/${segment(metric)}`;
-const observerPath = (metric: string, observer: string) => `${metricPath(metric)}/observers/${segment(observer)}`;
 const rulePath = (rule: string) => `/v1/monitoring-rules/${segment(rule)}`;
 const asJson = { accept: "application/json" };
+
+/** Where a metric's observers are registered and listed. */
+export const metricObserversPath = (metric: string) => `${metricPath(metric)}/observers`;
+/** Where observers that follow selectors are registered, and every observer is listed. */
+export const selectorObserversPath = "/v1/observers";
+/**
+ * An observer's own path, under the collection it was registered in: a metric's observers and
+ * selector observers answer the same routes there (status, attempts, pause, retry, replay, delete).
+ */
+export const observerPath = (collection: string, observer: string) => `${collection}/${segment(observer)}`;
 
 export const api = {
   health: () => getJson<Health>("/v1/healthz"),
@@ -30,25 +41,25 @@ export const api = {
   metric: (metric: string) => getJson<Metric>(metricPath(metric)),
   declareMetric: (metric: string) => sendJson<Metric>("PUT", metricPath(metric)),
   recentData: (metric: string, limit: number) => getJson<RecentDatum[]>(`${metricPath(metric)}/data?limit=${limit}`),
-  observers: (metric: string) => getJson<Observer[]>(`${metricPath(metric)}/observers`),
-  observer: (metric: string, observer: string) => getJson<ObserverReport>(observerPath(metric, observer)),
-  attempts: (metric: string, observer: string, limit: number) =>
-    getJson<Attempt[]>(`${observerPath(metric, observer)}/attempts?limit=${limit}`),
-  /** Registers an observer; `created` is false when the same one was registered already (200, not 201). */
-  addObserver: async (metric: string, registration: Record<string, unknown>) => {
-    const response = await callApi("POST", `${metricPath(metric)}/observers`, {
+  observers: (metric: string) => getJson<Observer[]>(metricObserversPath(metric)),
+  /** Every observer of the service, in one request: the selector observers first, then every metric's. */
+  allObservers: () => getJson<ListedObserver[]>(selectorObserversPath),
+  observer: (path: string) => getJson<ObserverReport>(path),
+  selectorObserver: (path: string) => getJson<SelectorObserverReport>(path),
+  attempts: (path: string, limit: number) => getJson<Attempt[]>(`${path}/attempts?limit=${limit}`),
+  /** Registers an observer in `collection`; `created` is false when the same one was registered already (200, not 201). */
+  addObserver: async (collection: string, registration: Record<string, unknown>) => {
+    const response = await callApi("POST", collection, {
       body: JSON.stringify(registration),
       contentType: "application/json",
     });
     return { created: response.status === 201, observer: (await response.json()) as RegisteredObserver };
   },
-  setObserverState: (metric: string, observer: string, state: Exclude<ObserverState, "disabled">) =>
-    sendJson<ObserverReport>("PATCH", observerPath(metric, observer), { state }),
-  replay: (metric: string, observer: string) =>
-    sendJson<{ data: number }>("POST", `${observerPath(metric, observer)}/replay`),
-  retryNow: (metric: string, observer: string) =>
-    sendJson<ObserverReport>("POST", `${observerPath(metric, observer)}/retry`),
-  deleteObserver: (metric: string, observer: string) => callApi("DELETE", observerPath(metric, observer)),
+  setObserverState: (path: string, state: Exclude<ObserverState, "disabled">) =>
+    sendJson<ObserverReport>("PATCH", path, { state }),
+  replay: (path: string) => sendJson<{ data: number }>("POST", `${path}/replay`),
+  retryNow: (path: string) => sendJson<ObserverReport>("POST", `${path}/retry`),
+  deleteObserver: (path: string) => callApi("DELETE", path),
   model: () => getJson<Model>("/v1/resources"),
   collectors: () => getJson<CollectorState[]>("/v1/data-collector-states"),
   rules: () => getJson<{ monitoringRules: Rule[] }>("/v1/monitoring-rules", asJson),

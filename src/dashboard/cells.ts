@@ -48,17 +48,19 @@ export function linkCell<Item>(
   };
 }
 
-/** A name (a metric's, an observer's address) that wraps at its word boundaries only. */
-export function nameCell<Item>(text: (item: Item) => string) {
-  return () => {
-    const element = h("span", {});
-    return { element, update: (item: Item) => setName(element, text(item)) };
-  };
-}
-
-export function badgeCell<Item>(state: (item: Item) => [string, Tone]) {
+/** A badge, or a dash for an item of which it is not known. */
+export function badgeCell<Item>(state: (item: Item) => [string, Tone] | undefined) {
   return () => {
     const view: Badge = badge();
-    return { element: view.element, update: (item: Item) => view.set(...state(item)) };
+    const unknown = h("span", { class: "muted" }, "—");
+    return {
+      element: h("span", {}, view.element, unknown),
+      update(item: Item) {
+        const shown = state(item);
+        view.element.hidden = shown === undefined;
+        unknown.hidden = shown !== undefined;
+        if (shown) view.set(...shown);
+      },
+    };
   };
 }

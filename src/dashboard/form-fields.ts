@@ -4,18 +4,16 @@ import { h, setAttribute, setText, uniqueId } from "./dom";
  * A labelled form control with a place for its error message: the message is tied to the
  * control (aria-describedby) and marks it invalid (aria-invalid) while it shows.
  */
-export interface FormField<Control extends HTMLInputElement | HTMLSelectElement> {
+export type FormControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+export interface FormField<Control extends FormControl> {
   readonly element: HTMLElement;
   readonly control: Control;
   showError(message: string): void;
   clearError(): void;
 }
 
-function field<Control extends HTMLInputElement | HTMLSelectElement>(
-  label: string,
-  control: Control,
-  hint?: string,
-): FormField<Control> {
+function field<Control extends FormControl>(label: string, control: Control, hint?: string): FormField<Control> {
   control.id = uniqueId("field");
   const hintElement = hint ? h("p", { class: "field-hint", id: `${control.id}-hint` }, hint) : undefined;
   const error = h("p", { class: "field-error", id: `${control.id}-error`, hidden: true });
@@ -59,4 +57,18 @@ export function selectField(
 ): FormField<HTMLSelectElement> {
   const select = h("select", { name: options.name }, ...options.values.map((value) => h("option", { value }, value)));
   return field(label, select, options.hint);
+}
+
+export function textAreaField(
+  label: string,
+  options: { name: string; rows: number; hint?: string; placeholder?: string },
+): FormField<HTMLTextAreaElement> {
+  const textarea = h("textarea", {
+    name: options.name,
+    rows: options.rows,
+    placeholder: options.placeholder,
+    autocomplete: "off",
+    spellcheck: "false",
+  });
+  return field(label, textarea, options.hint);
 }

@@ -9,6 +9,7 @@ import type { Page, PageContext } from "./page";
 import { asProblem, clearProblem, showProblem } from "./problem-display";
 import { navigationEntry, parseRoute, type Route } from "./router";
 import { rulesPage } from "./rules-page";
+import { selectorObserverPage } from "./selector-observer-page";
 import { forgetToken, rememberToken, storedToken } from "./session";
 import { tokenForm } from "./token-form";
 
@@ -112,9 +113,11 @@ function unknownPage(): Page {
 function pageOf(route: Route): Page {
   switch (route.page) {
     case "overview":
-      return overviewPage();
+      return overviewPage(context);
     case "metric":
       return metricPage(route.metric, context);
+    case "observer":
+      return selectorObserverPage(route.observer, context);
     case "model":
       return modelPage();
     case "rules":

@@ -1,5 +1,5 @@
 import { actionButton } from "./action-button";
-import { api } from "./api";
+import { api, metricObserversPath, observerPath } from "./api";
 import { unlessGone } from "./api-client";
 import type { RecentDatum } from "./api-types";
 import { attemptsShown } from "./attempt-log";
@@ -10,7 +10,7 @@ import { data, formatCount } from "./format";
 import { keyedList } from "./keyed-list";
 import { pageHeader, section } from "./layout";
 import { type ObserverView, observerCard } from "./observer-card";
-import { observerForm } from "./observer-form";
+import { metricObserverForm } from "./observer-form";
 import type { Page, PageContext } from "./page";
 import { rateBars } from "./rate-bars";
 
@@ -73,10 +73,12 @@ export function metricPage(metric: string, context: PageContext): Page {
   const cards = keyedList<ObserverView>(
     observerList,
     (view) => view.report.id,
-    (view) => observerCard(metric, context, view),
+    (view) => observerCard(observerPath(metricObserversPath(metric), view.report.id), context, view),
   );
 
-  const addObserver = disclosure(["Add an observer"], observerForm(metric, context), { className: "add-observer" });
+  const addObserver = disclosure(["Add an observer"], metricObserverForm(metric, context), {
+    className: "add-observer",
+  });
   const observersSection = section(["Observers ", observerCount], addObserver.element, observerList, noObservers);
   const recentValues = section(
     "Recent values",
@@ -134,9 +136,10 @@ export function metricPage(metric: string, context: PageContext): Page {
       const [recent, observers] = await Promise.all([api.recentData(metric, dataCharted), api.observers(metric)]);
       const views = await Promise.all(
         observers.map(async (observer): Promise<ObserverView | undefined> => {
+          const path = observerPath(metricObserversPath(metric), observer.id);
           const [report, attempts] = await Promise.all([
-            unlessGone(api.observer(metric, observer.id)),
-            unlessGone(api.attempts(metric, observer.id, attemptsShown)),
+            unlessGone(api.observer(path)),
+            unlessGone(api.attempts(path, attemptsShown)),
           ]);
           return report && attempts ? { report, attempts } : undefined;
         }),

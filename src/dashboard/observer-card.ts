@@ -31,13 +31,17 @@ function latestAttempt(attempts: readonly Attempt[]): string {
 }
 
 /**
- * One observer of a metric: where it delivers, its state and health, how its deliveries go out
+ * One observer, of a metric or following selectors, at its API path (`path`): where it delivers, its state and health, how its deliveries go out
  * (signed, extra headers), its delivery counts and last error, its attempt log (folded: most of
  * the time one reads the counts), and the buttons that pause or resume it, retry its backlog now,
- * replay its dead data or delete it.
+ * replay its dead data or delete it. `attemptsOpen` unfolds the attempt log at first.
  */
-export function observerCard(metric: string, context: PageContext, initial: ObserverView): ItemView<ObserverView> {
-  const id = initial.report.id;
+export function observerCard(
+  path: string,
+  context: PageContext,
+  initial: ObserverView,
+  options: { attemptsOpen?: boolean } = {},
+): ItemView<ObserverView> {
   const target = observerTarget(initial.report);
   let current = initial;
   const titleId = uniqueId("observer");
@@ -56,20 +60,20 @@ export function observerCard(metric: string, context: PageContext, initial: Obse
   const toggle = actionButton("Pause", "button", () =>
     run(async () => {
       const resume = current.report.state !== "active";
-      await api.setObserverState(metric, id, resume ? "active" : "paused");
+      await api.setObserverState(path, resume ? "active" : "paused");
       return resume ? `Observer ${target} resumed.` : `Observer ${target} paused.`;
     }),
   );
   const retry = actionButton("Retry now", "button", () =>
     run(async () => {
-      const backlog = (await api.retryNow(metric, id))?.status.backlog ?? 0;
+      const backlog = (await api.retryNow(path))?.status.backlog ?? 0;
       return backlog === 0 ? `No data wait for ${target}.` : `Retrying ${data(backlog)} for ${target} now.`;
     }),
   );
   setAttribute(retry, "aria-label", `Retry the backlog of ${target} now`);
   const replay = actionButton("Replay dead data", "button", () =>
     run(async () => {
-      const replayed = (await api.replay(metric, id))?.data ?? 0;
+      const replayed = (await api.replay(path))?.data ?? 0;
       return replayed === 0 ? "No dead data to replay." : `${data(replayed)} put back into the backlog.`;
     }),
   );
@@ -77,7 +81,7 @@ export function observerCard(metric: string, context: PageContext, initial: Obse
   const remove = actionButton("Delete", "button button-danger", async () => {
     if (!window.confirm(`Delete the observer ${target}? Its backlog and attempt log are deleted with it.`)) return;
     await run(async () => {
-      await api.deleteObserver(metric, id);
+      await api.deleteObserver(path);
       return `Observer ${target} deleted.`;
     });
   });
@@ -118,6 +122,7 @@ export function observerCard(metric: string, context: PageContext, initial: Obse
     h("p", { class: "last-error" }, h("span", { class: "label" }, "Last error"), lastError),
     disclosure([h("span", { class: "attempts-title" }, "Attempt log"), " ", attemptsSummary], attempts.element, {
       className: "attempts",
+      open: options.attemptsOpen ?? false,
     }).element,
   );
 

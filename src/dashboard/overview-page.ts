@@ -1,21 +1,19 @@
 import { api } from "./api";
 import { unlessGone } from "./api-client";
-import type { Metric, ObserverReport, Rule, Usage } from "./api-types";
-import { enabledBadge, observerHealth, observerStateBadge } from "./badges";
-import { badgeCell, linkCell, nameCell } from "./cells";
+import type { Metric, Rule, Usage } from "./api-types";
+import { enabledBadge } from "./badges";
+import { badgeCell, linkCell } from "./cells";
+import { disclosure } from "./disclosure";
 import { h, setText } from "./dom";
-import { data, formatCount, formatRate, observerTarget } from "./format";
+import { data, formatCount, formatRate } from "./format";
 import { pageHeader, section, statTile } from "./layout";
-import type { Page } from "./page";
+import { byUrgency, healthOf, observerTable } from "./observer-table";
+import type { Page, PageContext } from "./page";
 import { rateBars } from "./rate-bars";
 import { metricHref } from "./router";
 import { outputMetricOf } from "./rules";
+import { selectorObserverForm } from "./selector-observer-form";
 import { table } from "./table";
-
-interface MetricRow {
-  metric: Metric;
-  observers: ObserverReport[];
-}
 
 /** What one way in accepted, refused and skipped. */
 interface IntakeRouteRow {
@@ -33,11 +31,6 @@ const intakeRouteNames: Record<IntakeRouteRow["route"], string> = {
   "/streams": "Data collectors (the original's streams)",
 };
 
-interface ObserverRow {
-  metric: string;
-  observer: ObserverReport;
-}
-
 /** The intake's rate: the instance's accepted data between two refreshes, over the time between them. */
 function intakeRate() {
   let previous: { usage: Usage; at: number } | undefined;
@@ -51,16 +44,9 @@ function intakeRate() {
   };
 }
 
-async function metricRows(): Promise<MetricRow[]> {
+async function everyMetric(): Promise<Metric[]> {
   const names = await api.metricNames();
-  const rows = await Promise.all(
-    names.map(async (name): Promise<MetricRow | undefined> => {
-      const [metric, observers] = await Promise.all([unlessGone(api.metric(name)), unlessGone(api.observers(name))]);
-      if (!metric || !observers) return undefined;
-      const reports = await Promise.all(observers.map((observer) => unlessGone(api.observer(name, observer.id))));
-      return { metric, observers: reports.filter((report) => report !== undefined) };
-    }),
-  );
+  const rows = await Promise.all(names.map((name) => unlessGone(api.metric(name))));
   return rows.filter((row) => row !== undefined);
 }
 
@@ -74,8 +60,11 @@ function counted(counts: [number, string][]): string {
     .join(" · ");
 }
 
-/** `#/`: every metric with its recent data rate, every observer's state and health, the rules, the intake's rate. */
-export function overviewPage(): Page {
+/**
+ * `#/`: every metric with its recent data rate, every observer (the selector observers' health
+ * too) and a form that forwards by selector, the rules, the intake's rate.
+ */
+export function overviewPage(context: PageContext): Page {
   const rateOf = intakeRate();
   const health = h("span", { class: "muted" });
   const intake = statTile("Intake");
@@ -83,69 +72,51 @@ export function overviewPage(): Page {
   const observersTile = statTile("Observers");
   const rulesTile = statTile("Rules");
 
-  const metrics = table<MetricRow>({
+  const metrics = table<Metric>({
     label: "Metrics",
-    keyOf: (row) => row.metric.id,
+    keyOf: (metric) => metric.id,
     empty: "No metrics yet: post monitoring data, or declare one with PUT /v1/metrics/<name>.",
     columns: [
       {
         label: "Metric",
         width: "27%",
         view: linkCell(
-          (row) => row.metric.id,
-          (row) => metricHref(row.metric.id),
-          (row) => row.metric.description ?? "",
+          (metric) => metric.id,
+          (metric) => metricHref(metric.id),
+          (metric) => metric.description ?? "",
         ),
       },
-      { label: "Unit", width: "9%", text: (row) => row.metric.unit ?? "—" },
-      { label: "Observers", width: "11%", numeric: true, text: (row) => formatCount(row.metric.observers) },
+      { label: "Unit", width: "9%", text: (metric) => metric.unit ?? "—" },
+      { label: "Observers", width: "11%", numeric: true, text: (metric) => formatCount(metric.observers) },
       {
         label: "Data accepted",
         width: "14%",
         numeric: true,
-        text: (row) => (row.metric.dataAccepted === undefined ? "—" : formatCount(row.metric.dataAccepted)),
+        text: (metric) => (metric.dataAccepted === undefined ? "—" : formatCount(metric.dataAccepted)),
       },
       {
         label: "Last 10 minutes",
         width: "24%",
         view: () => {
           const bars = rateBars();
-          return { element: bars.element, update: (row: MetricRow) => bars.update(row.metric.acceptedPerMinute) };
+          return { element: bars.element, update: (metric: Metric) => bars.update(metric.acceptedPerMinute) };
         },
       },
       {
         label: "This minute",
         width: "15%",
         numeric: true,
-        text: (row) => {
-          const current = row.metric.acceptedPerMinute?.at(-1);
+        text: (metric) => {
+          const current = metric.acceptedPerMinute?.at(-1);
           return current === undefined ? "—" : formatCount(current);
         },
       },
     ],
   });
 
-  const observers = table<ObserverRow>({
-    label: "Observers",
-    keyOf: (row) => row.observer.id,
-    empty: "No observers yet: add one on a metric's page.",
-    columns: [
-      { label: "Observer", width: "20%", view: nameCell((row) => observerTarget(row.observer)) },
-      {
-        label: "Metric",
-        width: "16%",
-        view: linkCell(
-          (row) => row.metric,
-          (row) => metricHref(row.metric),
-        ),
-      },
-      { label: "Format", width: "15%", text: (row) => `${row.observer.format} · ${row.observer.protocol}` },
-      { label: "State", width: "10%", view: badgeCell((row) => observerStateBadge(row.observer.state)) },
-      { label: "Health", width: "11%", view: badgeCell((row) => observerHealth(row.observer.status)) },
-      { label: "Delivered", width: "9%", numeric: true, text: (row) => formatCount(row.observer.status.delivered) },
-      { label: "Backlog", width: "8%", numeric: true, text: (row) => formatCount(row.observer.status.backlog) },
-      { label: "Last error", width: "11%", text: (row) => row.observer.status.lastError ?? "—" },
-    ],
+  const observers = observerTable();
+  const forwardBySelector = disclosure(["Forward by selector"], selectorObserverForm(context), {
+    className: "add-observer",
   });
 
   const rules = table<Rule>({
@@ -214,7 +185,16 @@ export function overviewPage(): Page {
     h("div", { class: "tiles" }, intake.element, metricsTile.element, observersTile.element, rulesTile.element),
     section("Metrics", metrics.element),
     section("Intake by route, since the last start", intakeRoutes.element),
-    section("Observers", observers.element),
+    section(
+      "Observers",
+      h(
+        "p",
+        { class: "section-note" },
+        "Observers that follow selectors receive the data they match, whatever their metric; a metric's observers, its data.",
+      ),
+      forwardBySelector.element,
+      observers.element,
+    ),
     section("Rules", rules.element),
   );
 
@@ -222,10 +202,11 @@ export function overviewPage(): Page {
     title: "Overview",
     element,
     async refresh() {
-      const [status, usage, metricList, ruleList] = await Promise.all([
+      const [status, usage, metricList, observerList, ruleList] = await Promise.all([
         api.health(),
         api.usage(),
-        metricRows(),
+        everyMetric(),
+        api.allObservers(),
         api.rules(),
       ]);
       setText(health, `Service ${status.status === "ok" ? "healthy" : status.status} · version ${status.version}`);
@@ -242,16 +223,13 @@ export function overviewPage(): Page {
         })),
       );
 
-      const active = metricList.filter((row) => (recentMinutes(row.metric) ?? 0) > 0).length;
+      const active = metricList.filter((metric) => (recentMinutes(metric) ?? 0) > 0).length;
       metricsTile.set(formatCount(metricList.length), `${formatCount(active)} with data in the last 10 minutes`);
 
-      const observerRows = metricList.flatMap((row) =>
-        row.observers.map((observer) => ({ metric: row.metric.id, observer })),
-      );
-      const inState = (state: string) => observerRows.filter((row) => row.observer.state === state).length;
-      const failing = observerRows.filter((row) => observerHealth(row.observer.status)[0] === "Failing").length;
+      const inState = (state: string) => observerList.filter((observer) => observer.state === state).length;
+      const failing = observerList.filter((observer) => healthOf(observer)[0] === "Failing").length;
       observersTile.set(
-        formatCount(observerRows.length),
+        formatCount(observerList.length),
         counted([
           [inState("active"), "active"],
           [inState("paused"), "paused"],
@@ -270,7 +248,7 @@ export function overviewPage(): Page {
       );
 
       metrics.update(metricList);
-      observers.update(observerRows);
+      observers.update(byUrgency(observerList));
       rules.update(ruleList.monitoringRules);
     },
   };

@@ -4,7 +4,7 @@ import { freePort } from "../../tools/testing/free-port.ts";
 import { type HttpReceiver, startHttpReceiver } from "../e2e/support/http-receiver.ts";
 import { type Service, startService } from "../e2e/support/service.ts";
 import { hasChromium, launchChromiumDuring, noChromiumMessage } from "./support/chromium.ts";
-import { postLatest, seedDashboard } from "./support/dashboard-data.ts";
+import { cpuSelector, postLatest, seedDashboard } from "./support/dashboard-data.ts";
 import {
   dashboardPages,
   focusedControl,
@@ -66,9 +66,12 @@ describe.skipIf(!hasChromium).concurrent("the dashboard's pages", () => {
     const { page } = await newWatchedPage(browser);
     await page.goto(`${service.url}/#/`);
     const observers = page.getByRole("region", { name: "Observers" }).first();
+    // The list gives the health of the observers that follow selectors; a metric's shows on its page.
     await observers.getByText("Failing", { exact: true }).waitFor();
     expect(await observers.getByText("Paused", { exact: true }).count()).toBe(1);
-    expect(await observers.getByText("Healthy", { exact: true }).count()).toBeGreaterThan(0);
+    const bySelector = observers.getByRole("row").filter({ hasText: cpuSelector });
+    await bySelector.getByText("Healthy", { exact: true }).waitFor();
+    await bySelector.getByText("follows 2 metrics now", { exact: false }).waitFor();
     const rules = page.getByRole("region", { name: "Rules" }).first();
     expect(await rules.getByText("Disabled", { exact: true }).count()).toBe(1);
     // The rate needs two readings of the intake's counts, one refresh apart.

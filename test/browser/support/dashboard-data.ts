@@ -4,7 +4,7 @@ import { eventually, type Service } from "../../e2e/support/service.ts";
 /*
  * A service with something to show: a model of two cloud providers, a location, three VMs (two in
  * a node of a rack), a PaaS database, three components and their methods; CPU and response-time metrics with a few minutes of data; observers in each
- * state; a rule that averages the CPU per VM and one that is disabled. Shared by the browser
+ * state, of a metric and by selector; a rule that averages the CPU per VM and one that is disabled. Shared by the browser
  * tests and the screenshots (tools/screenshots.ts).
  */
 
@@ -13,6 +13,8 @@ export const responseTimeMetric = "ResponseTime";
 export const averageRule = "AverageCPUPerVM";
 /** The metric the average rule outputs. */
 export const averageMetric = "AverageCPU";
+/** The selector of an observer that follows both CPU metrics. */
+export const cpuSelector = '{__name__=~".*CPU.*"}';
 
 export const dashboardModel = {
   cloudProviders: [
@@ -168,7 +170,7 @@ export const slowMethodsRuleXml = `<monitoringRules xmlns="http://www.modaclouds
 
 /**
  * The model, the two metrics with a few minutes of history, observers (`healthyUrl` takes its
- * data, `downUrl` refuses them, a third is paused) and both rules. The disabled rule goes in as XML
+ * data, `downUrl` refuses them, a third is paused; two of them follow selectors) and both rules. The disabled rule goes in as XML
  * through fetch, as the dashboard's upload sends it.
  */
 export async function seedDashboard(
@@ -244,6 +246,24 @@ export async function seedDashboard(
     }),
     [201],
     "observer of the rule's output",
+  );
+  await expectStatus(
+    service.call("POST", "/v1/observers", {
+      match: [cpuSelector],
+      format: "TOWER/JSON",
+      callbackUrl: `${options.healthyUrl}/cpu`,
+    }),
+    [201],
+    "selector observer",
+  );
+  await expectStatus(
+    service.call("POST", "/v1/observers", {
+      match: [`${responseTimeMetric}{__resource__=~"mic1-.*"}`],
+      format: "RDF/JSON",
+      callbackUrl: `${options.downUrl}/slow`,
+    }),
+    [201],
+    "failing selector observer",
   );
   await postHistory(service, options.historySeconds ?? 180);
 }
