@@ -58,7 +58,7 @@ export function consumerDone(previous: Usage, current: Usage): boolean {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The usage counts once the consumer is done (see consumerDone) over `quietPolls` readings. */
-async function afterConsumer(serviceUrl: string): Promise<Usage> {
+export async function afterConsumer(serviceUrl: string): Promise<Usage> {
   const deadline = Date.now() + consumerTimeoutSeconds * 1000;
   let previous = await readUsage(serviceUrl);
   for (let quiet = 0; quiet < quietPolls; ) {

@@ -23,6 +23,7 @@ import { findDescendants, ProcessGroup } from "./process-accounting.ts";
 import { profileSection } from "./profile-section.ts";
 import { rulesSection } from "./rules.ts";
 import type { BenchContext, BenchProcesses, BenchSection } from "./section.ts";
+import { selectorObserversSection } from "./selector-observers.ts";
 import { type BenchSectionName, benchEnvironment, benchSettingsSchema, sectionNames } from "./settings.ts";
 import { soakSection } from "./soak.ts";
 import { TargetBoard } from "./targets.ts";
@@ -32,6 +33,7 @@ import { towerEdge } from "./tower-edge.ts";
  * The report's parts, run and written in the order of sectionNames (BENCH_SECTIONS picks some).
  * The intake table stays first: the intake ratio at its end is the headline figure. The agents'
  * intake comes last: what it writes to InfluxDB leaves that busy compacting for a while. The
+ * selectors section runs after the soak, whose memory its 1,000 metrics must not weigh on. The
  * Targets table follows them all.
  */
 const sections: Record<BenchSectionName, BenchSection> = {
@@ -44,6 +46,7 @@ const sections: Record<BenchSectionName, BenchSection> = {
   rules: rulesSection,
   isolation: isolationSection,
   soak: soakSection,
+  selectors: selectorObserversSection,
   agents: agentIntakeSection,
   launcher: launcherMemorySection,
 };

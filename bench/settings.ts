@@ -12,6 +12,7 @@ export const sectionNames = [
   "rules",
   "isolation",
   "soak",
+  "selectors",
   "agents",
   "launcher",
 ] as const;

@@ -95,6 +95,33 @@ const targetList = [
     section: "agents",
   },
   {
+    id: "selector-fan-out-cpu",
+    figure:
+      "Worker CPU per datum-delivery, one selector observer following 1,000 metrics vs one per-metric observer of " +
+      "one metric (remote write, TOWER/JSON over HTTP, same data)",
+    target: "≤ per-metric's + 0.2 µs",
+    section: "selectors",
+  },
+  {
+    id: "selector-fan-out-rate",
+    figure: "sustained delivered data/s, the selector observer ÷ the per-metric observer (same cases)",
+    target: "≥ 0.8, 0 lost",
+    section: "selectors",
+  },
+  {
+    id: "selector-object-requests",
+    figure: "Durable Object requests of a selector observer's object per batch, batches of 1 and of 100 metrics",
+    target: "bounded by a constant (expected 2), not by the number of metrics",
+    section: "selectors",
+  },
+  {
+    id: "selector-hot-path-cpu",
+    figure:
+      "Worker CPU per datum, intake and consumer, with 100 selector observers that match none of the data, over none",
+    target: "≤ 0.1 µs",
+    section: "selectors",
+  },
+  {
     id: "launcher-idle-rss",
     figure: "idle resident memory of the `npm start` launcher process",
     target: "≤ 200 MB",
