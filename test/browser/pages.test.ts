@@ -66,8 +66,9 @@ describe.skipIf(!hasChromium).concurrent("the dashboard's pages", () => {
     const { page } = await newWatchedPage(browser);
     await page.goto(`${service.url}/#/`);
     const observers = page.getByRole("region", { name: "Observers" }).first();
-    // The list gives the health of the observers that follow selectors; a metric's shows on its page.
-    await observers.getByText("Failing", { exact: true }).waitFor();
+    // The list gives every observer's health: a failing selector observer and a failing metric's observer.
+    await observers.getByText("Failing", { exact: true }).first().waitFor();
+    expect(await observers.getByText("Failing", { exact: true }).count()).toBe(2);
     expect(await observers.getByText("Paused", { exact: true }).count()).toBe(1);
     const bySelector = observers.getByRole("row").filter({ hasText: cpuSelector });
     await bySelector.getByText("Healthy", { exact: true }).waitFor();

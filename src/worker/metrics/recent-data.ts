@@ -13,31 +13,34 @@ const withoutLabels = (row: DatumRow): DatumRow => (row.length === 4 ? row : [ro
 /**
  * A metric's most recent data and how many it accepted, per minute and in all, in the metric's
  * SQLite storage. The consumer's batch brings them in the request it already makes to the metric,
- * so keeping them costs no request and one row write per batch: the recent data are one row.
+ * so keeping them costs no request. Each batch's rows are one block, written as they come: a batch
+ * costs writing its own rows, whatever the metric keeps (a metric of a fleet gets a few data per
+ * batch, and rewriting all it keeps each time cost more than the rest of the batch). Blocks whose
+ * rows are all older than the latest `recentDataKept` go.
  */
 export class RecentData {
   constructor(private readonly sql: SqlStorage) {
     sql.exec(`
-      CREATE TABLE IF NOT EXISTS recent_data (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), rows TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS recent_block (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        rows TEXT NOT NULL,
+        -- How many rows the blocks up to this one hold together.
+        upto INTEGER NOT NULL
+      );
       CREATE TABLE IF NOT EXISTS accepted_per_minute (minute INTEGER PRIMARY KEY, data INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS accepted_total (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), data INTEGER NOT NULL);
     `);
+    this.takeOverSingleRow();
   }
 
   /**
    * Records a batch's data: `latest` are its last (at most `recentDataKept`) rows in the order they
    * were accepted, `count` all of them. A batch consumed again after a failure brings the same
-   * datum ids, which are kept once. Their labels are left out.
+   * datum ids, which are shown once. Their labels are left out.
    */
   record(latest: readonly DatumRow[], count: number, now: number): void {
     if (count === 0) return;
-    const incoming = new Set(latest.map(([id]) => id));
-    const kept = this.rows().filter(([id]) => !incoming.has(id));
-    const rows = [...kept, ...latest.map(withoutLabels)].slice(-recentDataKept);
-    this.sql.exec(
-      "INSERT INTO recent_data (singleton, rows) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET rows = excluded.rows",
-      rowsJson(rows),
-    );
+    if (latest.length > 0) this.appendBlock(latest.map(withoutLabels));
     const minute = Math.floor(now / minuteMs);
     this.sql.exec(
       `INSERT INTO accepted_per_minute (minute, data) VALUES (?, ?)
@@ -53,9 +56,22 @@ export class RecentData {
     );
   }
 
-  /** The latest `limit` rows, newest first. */
+  /**
+   * The latest `limit` rows, newest first. A later batch's datum ids hide the same ids of earlier
+   * batches (a batch consumed again); within a batch, a datum sent twice shows twice.
+   */
   latest(limit: number): DatumRow[] {
-    return this.rows().slice(-limit).reverse();
+    const latest: DatumRow[] = [];
+    const later = new Set<string>();
+    for (const { rows } of this.sql.exec<{ rows: string }>("SELECT rows FROM recent_block ORDER BY seq DESC")) {
+      const block = JSON.parse(rows) as DatumRow[];
+      for (let index = block.length - 1; index >= 0 && latest.length < limit; index--) {
+        if (!later.has(block[index]![0])) latest.push(block[index]!);
+      }
+      if (latest.length === limit) break;
+      for (const [id] of block) later.add(id);
+    }
+    return latest;
   }
 
   /** Data accepted in each of the last `minutesCounted` minutes, oldest first; the last is the current minute. */
@@ -78,13 +94,31 @@ export class RecentData {
   }
 
   clear(): void {
-    this.sql.exec("DELETE FROM recent_data");
+    this.sql.exec("DELETE FROM recent_block");
     this.sql.exec("DELETE FROM accepted_per_minute");
     this.sql.exec("DELETE FROM accepted_total");
   }
 
-  private rows(): DatumRow[] {
-    const row = this.sql.exec<{ rows: string }>("SELECT rows FROM recent_data").toArray()[0];
-    return row ? (JSON.parse(row.rows) as DatumRow[]) : [];
+  /** Adds a block, and drops the blocks that hold none of the latest `recentDataKept` rows. */
+  private appendBlock(rows: readonly DatumRow[]): void {
+    const before = this.sql
+      .exec<{ upto: number }>("SELECT upto FROM recent_block ORDER BY seq DESC LIMIT 1")
+      .toArray()[0];
+    const upto = (before?.upto ?? 0) + rows.length;
+    this.sql.exec("INSERT INTO recent_block (rows, upto) VALUES (?, ?)", rowsJson(rows), upto);
+    this.sql.exec("DELETE FROM recent_block WHERE upto <= ?", upto - recentDataKept);
+  }
+
+  /** Recent data kept as one row by earlier releases (table recent_data) become the first block. */
+  private takeOverSingleRow(): void {
+    const exists = this.sql
+      .exec<{ count: number }>(
+        "SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'table' AND name = 'recent_data'",
+      )
+      .one().count;
+    if (exists === 0) return;
+    const [kept] = this.sql.exec<{ rows: string }>("SELECT rows FROM recent_data").toArray();
+    if (kept) this.appendBlock(JSON.parse(kept.rows) as DatumRow[]);
+    this.sql.exec("DROP TABLE recent_data");
   }
 }
