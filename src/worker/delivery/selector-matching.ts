@@ -5,8 +5,17 @@ import { parseSeriesSelector } from "../selectors/selector-syntax";
 import { compileSelectors, metricCouldMatch, type SeriesPredicate } from "../selectors/series-matcher";
 import type { MetricRun, SelectorEntry } from "./vocabulary";
 
-/** Series remembered per observer before its memory starts again; a fleet's series fit many times over. */
+/** Series this isolate numbers before it starts again; a fleet's series fit many times over. */
 const seriesRemembered = 100_000;
+
+/**
+ * Every series the isolate has met, numbered once: a datum's series is looked up once per batch,
+ * and each observer keeps what its selectors said of each series by that number, so an observer
+ * costs an array read per datum.
+ */
+const seriesNumbers = new Map<string, number>();
+/** Which numbering the numbers belong to: it starts again when too many series were met. */
+let numbering = 0;
 
 /** One observer's selectors, compiled, and what they said of each series already seen in this isolate. */
 interface CompiledEntry {
@@ -14,8 +23,9 @@ interface CompiledEntry {
   predicate: SeriesPredicate;
   /** Per metric name: whether any series of it can match. */
   metrics: Map<string, boolean>;
-  /** Per series (metric, resourceId and label names): whether it matches. */
-  series: Map<string, boolean>;
+  /** Per series number of `numbering`: whether it matches. */
+  series: (boolean | undefined)[];
+  numbering: number;
   couldMatch: (metric: string) => boolean;
 }
 
@@ -45,7 +55,8 @@ function compiled(entry: SelectorEntry, model: CurrentModel | undefined): Compil
     key,
     predicate: (series) => bySelectors(series) && byModel(series),
     metrics: new Map(),
-    series: new Map(),
+    series: [],
+    numbering,
     couldMatch: entry.match === undefined ? () => true : (metric) => metricCouldMatch(selectors, metric),
   };
   compiledEntries.set(entry.id, made);
@@ -61,16 +72,35 @@ function seriesKey(metric: string, row: DatumRow): string {
   return key;
 }
 
+/** The series number of each row. */
+function seriesNumbersOf(metric: string, rows: readonly DatumRow[]): number[] {
+  if (seriesNumbers.size + rows.length > seriesRemembered) {
+    seriesNumbers.clear();
+    numbering++;
+  }
+  return rows.map((row) => {
+    const key = seriesKey(metric, row);
+    let number = seriesNumbers.get(key);
+    if (number === undefined) {
+      number = seriesNumbers.size;
+      seriesNumbers.set(key, number);
+    }
+    return number;
+  });
+}
+
 /**
  * The rows of one metric that the observer's selectors match: the same array when all match (as a
  * metric's own observers get it), none when the metric's name cannot match. A series is judged once
- * per isolate; after that it costs one map lookup per datum.
+ * per isolate; after that it costs an array read per datum. `numbers` gives each row's series
+ * number, made when first needed and shared by all observers.
  */
-export function selectedRows(
+function selectedRows(
   entry: SelectorEntry,
   metric: string,
   rows: readonly DatumRow[],
-  model?: CurrentModel,
+  numbers: () => readonly number[],
+  model: CurrentModel | undefined,
 ): readonly DatumRow[] {
   const selector = compiled(entry, model);
   let could = selector.metrics.get(metric);
@@ -79,15 +109,18 @@ export function selectedRows(
     selector.metrics.set(metric, could);
   }
   if (!could) return [];
+  const series = numbers();
+  if (selector.numbering !== numbering) {
+    selector.series = [];
+    selector.numbering = numbering;
+  }
   let selected: DatumRow[] | undefined;
   for (let index = 0; index < rows.length; index++) {
     const row = rows[index]!;
-    const key = seriesKey(metric, row);
-    let matches = selector.series.get(key);
+    let matches = selector.series[series[index]!];
     if (matches === undefined) {
       matches = selector.predicate({ metric, resourceId: row[3], labels: row[4]?.pairs });
-      if (selector.series.size >= seriesRemembered) selector.series.clear();
-      selector.series.set(key, matches);
+      selector.series[series[index]!] = matches;
     }
     if (matches) selected?.push(row);
     else selected ??= rows.slice(0, index);
@@ -105,8 +138,13 @@ export function selectBatch(
 ): Map<string, { entry: SelectorEntry; runs: MetricRun[] }> {
   const wanted = new Map<string, { entry: SelectorEntry; runs: MetricRun[] }>();
   for (const { metric, rows, selectors } of metrics) {
+    let numbers: number[] | undefined;
+    const numbersOnce = () => {
+      numbers ??= seriesNumbersOf(metric, rows);
+      return numbers;
+    };
     for (const entry of selectors) {
-      const selected = selectedRows(entry, metric, rows, model);
+      const selected = selectedRows(entry, metric, rows, numbersOnce, model);
       if (selected.length === 0) continue;
       let observer = wanted.get(entry.id);
       if (!observer) {
