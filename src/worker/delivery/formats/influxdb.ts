@@ -1,4 +1,4 @@
-import type { DatumRow, Label, LineFieldType } from "../../intake/datum";
+import type { DatumRow, Label, LineFieldType, SeriesLabels } from "../../intake/datum";
 import type { LabelChanges, MetricRun } from "../vocabulary";
 import { labelChanger } from "./label-changes";
 import { lineSerializer } from "./line-serializer";
@@ -34,8 +34,14 @@ function isEncodable(text: string): boolean {
 const escapeMeasurement = (text: string) => text.replace(/[, ]/g, "\\$&");
 const escapeKey = (text: string) => text.replace(/[,= ]/g, "\\$&");
 
-const minNanoseconds = -(2n ** 63n);
-const maxNanoseconds = 2n ** 63n - 1n;
+/** The most milliseconds whose nanoseconds fit the signed 64 bits readers parse (2262-04-11). */
+const maxMilliseconds = 9_223_372_036_854;
+
+/** A time in milliseconds as nanoseconds, written exactly (digits appended, no float); undefined outside the range readers parse. */
+function nanosecondsText(timestamp: number): string | undefined {
+  if (!Number.isInteger(timestamp) || timestamp > maxMilliseconds || timestamp < -maxMilliseconds) return undefined;
+  return timestamp === 0 ? "0" : `${timestamp}000000`;
+}
 
 /** The tags of a line, `,key=value` each; undefined when one cannot be written. The protocol has no empty tag values: such a tag is left out. */
 function tagsText(tags: readonly Label[]): string | undefined {
@@ -70,31 +76,45 @@ function lineHead(measurement: string, tags: readonly Label[]): string | undefin
   return text === undefined ? undefined : `${escapeMeasurement(measurement)}${text}`;
 }
 
-/** The points of the runs, one line each, in the order their first field came. */
+/**
+ * The points of the runs, one line each, in the order their first field came. A line's head is
+ * worked out once per series of the payload: per label set (data of one agent series share one),
+ * or per resourceId for data without labels.
+ */
 function influxLines(runs: readonly MetricRun[], changes?: LabelChanges): string[] {
   const changed = labelChanger(changes);
   // Per series and time: the line's head and time, and its fields so far (a field met again starts another line).
-  const points = new Map<string, { head: string; nanoseconds: bigint; fields: Map<string, string> }>();
+  const points = new Map<string, { head: string; time: string; fields: Map<string, string> }>();
   for (const [metric, rows] of runs) {
+    const heads = new Map<SeriesLabels | string, string | undefined>();
     for (const [, timestamp, value, resourceId, labels] of rows) {
-      // BigInt: milliseconds times a million passes 2^53, where doubles lose digits.
-      const nanoseconds = BigInt(timestamp) * 1_000_000n;
-      if (nanoseconds < minNanoseconds || nanoseconds > maxNanoseconds) continue;
-      const [measurement, field, type] = labels?.line ?? [metric, "value", "float"];
-      const head = lineHead(measurement, changed(labels?.pairs ?? [["resourceId", resourceId]]));
+      const time = nanosecondsText(timestamp);
+      const [, field, type] = labels?.line ?? defaultField;
       const written = fieldValue(value, type);
-      if (head === undefined || written === undefined || field === "" || !isEncodable(field)) continue;
-      let key = `${head} ${nanoseconds}`;
+      if (time === undefined || written === undefined) continue;
+      const source = labels ?? resourceId;
+      let head = heads.get(source);
+      if (!heads.has(source)) {
+        head = lineHead(labels?.line?.[0] ?? metric, changed(labels?.pairs ?? [["resourceId", resourceId]]));
+        heads.set(source, head);
+      }
+      if (head === undefined || field === "" || !isEncodable(field)) continue;
+      let key = `${head} ${time}`;
       while (points.get(key)?.fields.has(field)) key += "\u0000";
       const point = points.get(key);
       if (point) point.fields.set(field, written);
-      else points.set(key, { head, nanoseconds, fields: new Map([[field, written]]) });
+      else points.set(key, { head, time, fields: new Map([[field, written]]) });
     }
   }
-  return Array.from(points.values(), ({ head, nanoseconds, fields }) => {
-    const fieldsText = Array.from(fields, ([field, written]) => `${escapeKey(field)}=${written}`).join(",");
-    return `${head} ${fieldsText} ${nanoseconds}\n`;
+  return Array.from(points.values(), ({ head, time, fields }) => {
+    let fieldsText = "";
+    for (const [field, written] of fields)
+      fieldsText += `${fieldsText === "" ? "" : ","}${escapeKey(field)}=${written}`;
+    return `${head} ${fieldsText} ${time}\n`;
   });
 }
+
+/** The field of data that did not come as line protocol. */
+const defaultField = ["", "value", "float"] as const;
 
 export const influxDbSerializer = lineSerializer("INFLUXDB", "backend", influxLines);
