@@ -9,6 +9,7 @@ import { startRelayChild } from "../tools/start/relay-child.ts";
 import { workerdV8Flags } from "../tools/start/workerd-wrapper.ts";
 import { freePort } from "../tools/testing/free-port.ts";
 import { agentIntakeSection } from "./agent-intake.ts";
+import { backendsSection } from "./backends.ts";
 import { deliverySection } from "./delivery-report.ts";
 import { fourObserversSection } from "./four-observers.ts";
 import { connectInfluxDb } from "./influxdb.ts";
@@ -33,7 +34,8 @@ import { towerEdge } from "./tower-edge.ts";
  * The report's parts, run and written in the order of sectionNames (BENCH_SECTIONS picks some).
  * The intake table stays first: the intake ratio at its end is the headline figure. The agents'
  * intake comes last: what it writes to InfluxDB leaves that busy compacting for a while. The
- * selectors section runs after the soak, whose memory its 1,000 metrics must not weigh on. The
+ * selectors section runs after the soak, whose memory its 1,000 metrics must not weigh on; the
+ * backends section after it starts an `npm start` of its own and stops it before its other cases. The
  * Targets table follows them all.
  */
 const sections: Record<BenchSectionName, BenchSection> = {
@@ -47,6 +49,7 @@ const sections: Record<BenchSectionName, BenchSection> = {
   isolation: isolationSection,
   soak: soakSection,
   selectors: selectorObserversSection,
+  backends: backendsSection,
   agents: agentIntakeSection,
   launcher: launcherMemorySection,
 };

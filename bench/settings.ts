@@ -13,6 +13,7 @@ export const sectionNames = [
   "isolation",
   "soak",
   "selectors",
+  "backends",
   "agents",
   "launcher",
 ] as const;
@@ -31,7 +32,7 @@ const list = <T extends z.ZodType>(item: T, fallback: string) =>
 
 /**
  * `npm run bench` settings, from environment variables; with the defaults a full run takes about
- * ten minutes on 2 cores, the soak's 200 s included.
+ * eleven minutes on 2 cores, the soak's 200 s and the backends section's minute included.
  */
 export const benchSettingsSchema = z
   .object({
@@ -65,6 +66,10 @@ export const benchSettingsSchema = z
     BENCH_PROTOCOLS: list(z.enum(protocols), protocols.join(",")),
     /** Where an InfluxDB 1.x to compare with may answer; without one the comparison is skipped. */
     BENCH_INFLUXDB_URL: z.url().default("http://127.0.0.1:8086"),
+    /** Samples through each system of the backends section's pipeline hop (in bodies of 2,000). */
+    BENCH_BACKENDS_SAMPLES: positive(1_000_000),
+    /** The vmagent that hop is compared with (Debian's `victoria-metrics` package); without one that half is skipped. */
+    BENCH_VMAGENT: z.string().min(1).default("/usr/bin/vmagent"),
   })
   .transform((env) => ({
     sections: new Set(env.BENCH_SECTIONS),
@@ -80,6 +85,8 @@ export const benchSettingsSchema = z
     soakRate: env.BENCH_SOAK_RATE,
     protocols: env.BENCH_PROTOCOLS,
     influxDbUrl: env.BENCH_INFLUXDB_URL,
+    backendsSamples: env.BENCH_BACKENDS_SAMPLES,
+    vmagentBinary: env.BENCH_VMAGENT,
   }));
 
 export type BenchSettings = z.output<typeof benchSettingsSchema>;

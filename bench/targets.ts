@@ -122,6 +122,26 @@ const targetList = [
     section: "selectors",
   },
   {
+    id: "backend-hop-vs-vmagent",
+    figure:
+      "CPU per sample, remote write in → one PROMETHEUS selector observer out (the whole `npm start` tree) ÷ vmagent " +
+      "forwarding the same bodies; samples lost over 1,000,000",
+    target: "≤ 8, 0 lost",
+    section: "backends",
+  },
+  {
+    id: "backend-format-cpu",
+    figure: "Worker CPU per datum-delivery, PROMETHEUS and INFLUXDB ÷ TOWER/JSON (same remote write data, same run)",
+    target: "≤ 1.2 each",
+    section: "backends",
+  },
+  {
+    id: "backend-format-cpu-otlp",
+    figure: "Worker CPU per datum-delivery, OTLP ÷ TOWER/JSON (same remote write data, same run)",
+    target: "≤ 1.5",
+    section: "backends",
+  },
+  {
     id: "launcher-idle-rss",
     figure: "idle resident memory of the `npm start` launcher process",
     target: "≤ 200 MB",
