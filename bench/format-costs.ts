@@ -1,5 +1,4 @@
 import { afterConsumer } from "./agent-intake.ts";
-import { observeMatching } from "./backend-observers.ts";
 import type { BackendBenchFormat } from "./backend-payloads.ts";
 import { type BackendReceiver, startBackendReceiver } from "./backend-receiver.ts";
 import { type ConsumedRound, cpuPerDatum, roundClients, runConsumedRound } from "./consumed-round.ts";
@@ -15,6 +14,7 @@ import {
 import type { IntakeRequests } from "./intake-requests.ts";
 import { fixed, markdownTable } from "./markdown.ts";
 import type { BenchContext, BenchSection } from "./section.ts";
+import { registerSelectorObservers } from "./selector-observer-client.ts";
 import { samplesPerBody, samplesPerSeries, sequencedSeriesWrites, seriesPerBody } from "./series-writes.ts";
 
 /*
@@ -105,7 +105,7 @@ export const formatCostsPart: BenchSection = async (bench) => {
     for (const { format, names } of formatCases) {
       const receiver = await startBackendReceiver(format);
       cases.push({ format, requests: caseRequests(names, startMs), receiver, measured: [] });
-      removals.push(await observeMatching(serviceUrl, [`{__name__=~"${namesPrefix(names)}.+"}`], receiver));
+      removals.push(await registerSelectorObservers(serviceUrl, [[`{__name__=~"${namesPrefix(names)}.+"}`]], receiver));
     }
     unobservedRounds = await measureCases(bench, cases, caseRequests(unobservedNames, startMs));
   } finally {

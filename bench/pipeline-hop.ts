@@ -1,5 +1,4 @@
 import { afterConsumer } from "./agent-intake.ts";
-import { observeMatching } from "./backend-observers.ts";
 import { type BackendReceiver, startBackendReceiver } from "./backend-receiver.ts";
 import { roundClients } from "./consumed-round.ts";
 import {
@@ -16,6 +15,7 @@ import { type LaunchedService, launchService } from "./launched-service.ts";
 import { fixed, markdownTable } from "./markdown.ts";
 import { receiverHost } from "./receivers.ts";
 import type { BenchContext, BenchSection } from "./section.ts";
+import { registerSelectorObserver } from "./selector-observer-client.ts";
 import { samplesPerBody, samplesPerSeries, sequencedSeriesWrites, seriesPerBody } from "./series-writes.ts";
 import { startVmagent, type Vmagent } from "./vmagent.ts";
 
@@ -54,7 +54,7 @@ async function measureHop(
   bodies: HopBodies,
 ): Promise<HopFigures> {
   // Not removed after: the service is stopped with it.
-  await observeMatching(service.url, [hopMatch], receivers.ours);
+  await registerSelectorObserver(service.url, [hopMatch], receivers.ours);
   progress("backends: warm-up of the pipeline hop");
   await runDeliveredRound({ baseUrl: service.url, requests: bodies.warmUp, receiver: receivers.ours, groups: {} });
   if (vmagent !== undefined) {

@@ -21,11 +21,14 @@ async function fetchAgainIfClosed(url: string, init: RequestInit): Promise<Respo
   }
 }
 
+/** Where an HTTP selector observer sends, and in which of the service's formats. */
+type SelectorReceiver = Pick<ObserverEndpoint, "port"> & { readonly format: string };
+
 /** Registers an HTTP observer at `receiver` of the data `match` selects; resolves with its id. */
 export async function registerSelectorObserver(
   serviceUrl: string,
   match: readonly string[],
-  receiver: ObserverEndpoint,
+  receiver: SelectorReceiver,
 ): Promise<string> {
   const response = await fetchAgainIfClosed(`${serviceUrl}/v1/observers`, {
     method: "POST",
@@ -61,7 +64,7 @@ const requestsAtOnce = 8;
 export async function registerSelectorObservers(
   serviceUrl: string,
   matches: readonly (readonly string[])[],
-  receiver: ObserverEndpoint,
+  receiver: SelectorReceiver,
 ): Promise<() => Promise<void>> {
   const ids = await fewAtOnce(matches, requestsAtOnce, (match) =>
     registerSelectorObserver(serviceUrl, match, receiver),
