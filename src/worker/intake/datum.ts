@@ -7,7 +7,7 @@ export type LineFieldType = "float" | "integer" | "unsigned" | "boolean";
 /** A line-protocol point's measurement, field key and field type. */
 export type LineField = readonly [measurement: string, field: string, type: LineFieldType];
 
-/** An agent series' labels, carried beside the resourceId built from them. Shared (one frozen object) by all data of a series in a message. */
+/** An agent series' labels, carried beside the resourceId built from them. Shared (one read-only object) by all data of a series in a message. */
 export interface SeriesLabels {
   /** The series' labels after `drop=`, sorted by name, each name once: line-protocol tags; Prometheus labels but __name__; OTLP data-point attributes plus the resource attribute used as primary. */
   readonly pairs: readonly Label[];
@@ -40,9 +40,12 @@ export type DatumRow =
   | [string, number, number | "INF" | "-INF" | "NaN", string]
   | [string, number, number | "INF" | "-INF" | "NaN", string, SeriesLabels];
 
-/** Labels with only the parts they have (JSON and equality see no undefined members), frozen. */
+/**
+ * Labels with only the parts they have (JSON and equality see no undefined members). Read-only by
+ * their type, not frozen: a line-protocol datum has labels of its own, and freezing an object costs
+ * several times making it.
+ */
 export function seriesLabels(pairs: readonly Label[], line?: LineField, resourceAttribute?: string): SeriesLabels {
-  if (line === undefined)
-    return Object.freeze(resourceAttribute === undefined ? { pairs } : { pairs, resourceAttribute });
-  return Object.freeze(resourceAttribute === undefined ? { pairs, line } : { pairs, line, resourceAttribute });
+  if (line === undefined) return resourceAttribute === undefined ? { pairs } : { pairs, resourceAttribute };
+  return resourceAttribute === undefined ? { pairs, line } : { pairs, line, resourceAttribute };
 }

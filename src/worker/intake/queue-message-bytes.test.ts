@@ -306,7 +306,7 @@ describe("labels in messages", () => {
 
   const rowsOf = (message: IntakeMessage) => message.metrics.flatMap(([, rows]) => rows);
 
-  it("carry each row's labels, every set once, and give rows of one set one frozen object", () => {
+  it("carry each row's labels, every set once, and give rows of one set one object", () => {
     const data = [
       datum("a", "cpu.usage_idle", 90, "vm1,cpu=cpu0", 1000, lineUsage),
       datum("b", "cpu.count", 2, "vm1,cpu=cpu0", 1000, lineCount),
@@ -328,7 +328,6 @@ describe("labels in messages", () => {
     expect(second).toBe(first);
     expect(third).not.toBe(first);
     expect(third!.pairs).toBe(first!.pairs);
-    expect(Object.isFrozen(first)).toBe(true);
     expect(rows.at(-1)).toHaveLength(4);
   });
 

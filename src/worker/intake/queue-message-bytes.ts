@@ -1,5 +1,5 @@
 import { type Datum, type DatumRow, type Label, type LineField, type SeriesLabels, seriesLabels } from "./datum";
-import { LabelTables, lineFieldTypes, noEntry } from "./queue-message-labels";
+import { LabelTables, lineFieldTypes, noEntry, none } from "./queue-message-labels";
 
 /*
  * The bytes of an intake queue message. As JSON, most of a message's cost was its numbers, each
@@ -114,16 +114,19 @@ function grown(numbers: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
 export class MessageBuilder {
   /** The message's bytes so far, its texts counted at `textUnitBytes`. */
   size = headerBytes;
-  /** The data in the order they came, and each one's resource and label set. */
+  /** The data in the order they came, and each one's group, resource and label set. */
   private readonly data: Datum[] = [];
+  private groupOfDatum = new Uint32Array(1_024);
   private resourceOfDatum = new Uint32Array(1_024);
   private labelSetOfDatum = new Uint32Array(1_024);
   private readonly metrics: string[] = [];
   private readonly groupOf = new Map<string, number>();
-  /** Per group, its data (their places in `data`). */
-  private readonly groupData: number[][] = [];
+  /** Per group, its rows. */
+  private readonly groupRows: number[] = [];
   private readonly resources: string[] = [];
   private readonly resourceIndex = new Map<string, number>();
+  private lastResourceId: string | undefined;
+  private lastResource = 0;
   private readonly labels = new LabelTables();
 
   constructor(
@@ -141,12 +144,13 @@ export class MessageBuilder {
     const { labels } = this;
     const { id, resourceId, labels: datumLabels } = datum;
     const group = this.groupOf.get(metric);
-    const knownResource = this.resourceIndex.get(resourceId);
+    // A series' data come one after the other: its resourceId is mostly the last row's.
+    const knownResource = resourceId === this.lastResourceId ? this.lastResource : this.resourceIndex.get(resourceId);
     const resource = knownResource ?? this.resources.length;
     let bytes = rowBytes + unit * id.length;
     if (group === undefined) bytes += groupBytes + unit * metric.length;
     if (knownResource === undefined) bytes += resourceBytes + unit * resourceId.length;
-    let labelSet = noEntry;
+    let labelSet = none;
     if (datumLabels !== undefined) {
       // Once a row has labels, every row has a label-set index, those before it too.
       if (labels.setCount === 0) bytes += rowLabelsBytes * this.rows;
@@ -161,18 +165,23 @@ export class MessageBuilder {
     }
     const place = this.data.length;
     if (place === this.resourceOfDatum.length) {
+      this.groupOfDatum = grown(this.groupOfDatum);
       this.resourceOfDatum = grown(this.resourceOfDatum);
       this.labelSetOfDatum = grown(this.labelSetOfDatum);
     }
     this.data.push(datum);
     this.resourceOfDatum[place] = resource;
+    this.lastResourceId = resourceId;
+    this.lastResource = resource;
     this.labelSetOfDatum[place] = labelSet;
     if (group === undefined) {
+      this.groupOfDatum[place] = this.metrics.length;
       this.groupOf.set(metric, this.metrics.length);
       this.metrics.push(metric);
-      this.groupData.push([place]);
+      this.groupRows.push(1);
     } else {
-      this.groupData[group]!.push(place);
+      this.groupOfDatum[place] = group;
+      this.groupRows[group]! += 1;
     }
     if (knownResource === undefined) {
       this.resources.push(resourceId);
@@ -182,20 +191,26 @@ export class MessageBuilder {
     return true;
   }
 
-  /** The data added, in the message's order: by metric. */
-  groups(): MessageGroup[] {
-    return this.metrics.map((metric, group) => [metric, this.groupData[group]!.map((place) => this.data[place]!)]);
+  /** The data's places in `data` in the order of the message's rows: by metric, each metric's as they came. */
+  private order(): Uint32Array {
+    const rows = this.data.length;
+    const next = new Uint32Array(this.metrics.length);
+    for (let group = 1; group < next.length; group++) next[group] = next[group - 1]! + this.groupRows[group - 1]!;
+    const order = new Uint32Array(rows);
+    for (let place = 0; place < rows; place++) order[next[this.groupOfDatum[place]!]!++] = place;
+    return order;
+  }
+
+  /** The data added, in the message's order. */
+  orderedData(): Datum[] {
+    return Array.from(this.order(), (place) => this.data[place]!);
   }
 
   /** The message's bytes, not journaled. */
   bytes(): Uint8Array {
     const { metrics, data, resources, labels } = this;
     const rows = data.length;
-    // The data's places in the order of the rows.
-    const order = new Uint32Array(rows);
-    let row = 0;
-    for (const places of this.groupData)
-      for (let index = 0; index < places.length; index++) order[row++] = places[index]!;
+    const order = this.order();
     const texts: string[] = [...metrics];
     for (let index = 0; index < rows; index++) texts.push(data[order[index]!]!.id);
     for (const resourceId of resources) texts.push(resourceId);
@@ -230,7 +245,7 @@ export class MessageBuilder {
       view.setUint32(at, word, true);
       at += 4;
     };
-    for (const places of this.groupData) put(places.length);
+    for (const count of this.groupRows) put(count);
     for (let index = 0; index < rows; index++) put(this.resourceOfDatum[order[index]!]!);
     if (labelled) for (let index = 0; index < rows; index++) put(this.labelSetOfDatum[order[index]!]!);
     for (const index of labels.sets) put(index);

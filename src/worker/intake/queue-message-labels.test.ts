@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type LineField, seriesLabels } from "./datum";
-import { LabelTables, lineFieldTypeCode, lineFieldTypes, noEntry } from "./queue-message-labels";
+import { LabelTables, lineFieldTypeCode, lineFieldTypes, none } from "./queue-message-labels";
 
 describe("LabelTables", () => {
   const pairs = [
@@ -10,25 +10,29 @@ describe("LabelTables", () => {
   const usage: LineField = ["cpu", "usage", "float"];
   const count: LineField = ["cpu", "count", "integer"];
 
-  it("tables each set, pair list, line and text once, the pairs of a resource's rows in one list", () => {
+  it("tables each pair list, line and text once, and a list's set again for its next row of the same line", () => {
     const tables = new LabelTables();
     const otherPairs = [["host", "vm2"]] as const;
     const rows = [
       [seriesLabels(pairs), 0],
+      [seriesLabels(otherPairs), 1],
+      // Rows without a line share their list's set, whatever came between.
+      [seriesLabels(pairs), 0],
+      [seriesLabels(pairs, usage), 0],
+      // Another object of the same pairs and line, next: the same set.
       [seriesLabels(pairs, usage), 0],
       [seriesLabels(pairs, count), 0],
-      // Another object of the same pairs and line: the same set.
-      [seriesLabels(pairs, usage), 0],
       [seriesLabels(otherPairs, usage), 1],
-      [seriesLabels(pairs), 0],
+      // A line-protocol field met again after others: a set of its own, read the same.
+      [seriesLabels(pairs, usage), 0],
     ] as const;
-    expect(rows.map(([labels, resource]) => tables.add(labels, resource))).toEqual([0, 1, 2, 1, 3, 0]);
-    expect(tables.sets).toEqual([0, noEntry, 0, 0, 0, 1, 1, 0]);
-    expect(tables.pairLists).toEqual([2, noEntry, 1, noEntry]);
-    expect(tables.texts).toEqual(["cpu", "cpu0", "host", "vm1", "usage", "count", "vm2"]);
-    expect(tables.pairs).toEqual([0, 1, 2, 3, 2, 6]);
-    expect(tables.lines).toEqual([0, 4, 0, 0, 5, 1]);
-    expect([tables.setCount, tables.pairListCount, tables.pairCount, tables.lineCount]).toEqual([4, 2, 3, 2]);
+    expect(rows.map(([labels, resource]) => tables.add(labels, resource))).toEqual([0, 1, 0, 2, 2, 3, 4, 5]);
+    expect(tables.sets).toEqual([0, none, 1, none, 0, 0, 0, 1, 1, 0, 0, 0]);
+    expect(tables.pairLists).toEqual([2, none, 1, none]);
+    expect(tables.texts).toEqual(["cpu", "cpu0", "host", "vm1", "vm2", "usage", "count"]);
+    expect(tables.pairs).toEqual([0, 1, 2, 3, 2, 4]);
+    expect(tables.lines).toEqual([0, 5, 0, 0, 6, 1]);
+    expect([tables.setCount, tables.pairListCount, tables.pairCount, tables.lineCount]).toEqual([6, 2, 3, 2]);
   });
 
   it("knows pairs by their array, whichever resource's rows have them", () => {
@@ -82,7 +86,7 @@ describe("LabelTables", () => {
     const tables = new LabelTables();
     tables.add(seriesLabels(pairs, undefined, "host"), 0);
     tables.add(seriesLabels(pairs), 0);
-    expect(tables.pairLists).toEqual([2, 1, 2, noEntry]);
+    expect(tables.pairLists).toEqual([2, 1, 2, none]);
     expect(() => new LabelTables().add(seriesLabels(pairs, undefined, "zone"), 0)).toThrow(
       'a label set\'s resource attribute "zone" is none of its pairs',
     );

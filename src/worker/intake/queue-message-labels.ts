@@ -14,6 +14,11 @@ import type { Label, LineField, LineFieldType, SeriesLabels } from "./datum";
 
 /** The index of no entry: a row without labels, a set without a line, a pair list without a resource attribute. */
 export const noEntry = 0xffffffff;
+/**
+ * No entry in the tables' arrays, which hold small integers only (a number past them would make
+ * every array and value of them doubles); written as `noEntry`, to which a u32 of -1 comes.
+ */
+export const none = -1;
 
 /** A line's field type as a number, its index here. */
 export const lineFieldTypes: readonly LineFieldType[] = ["float", "integer", "unsigned", "boolean"];
@@ -31,21 +36,19 @@ export const lineBytes = 4 + 4 + 4;
 export const labelTextBytes = 4;
 
 function resourceAttributePlace(pairs: readonly Label[], resourceAttribute: string | undefined): number {
-  if (resourceAttribute === undefined) return noEntry;
+  if (resourceAttribute === undefined) return none;
   for (let at = 0; at < pairs.length; at++) if (pairs[at]![0] === resourceAttribute) return at;
   throw new Error(`a label set's resource attribute ${JSON.stringify(resourceAttribute)} is none of its pairs`);
 }
 
-/** How many of a pair list's sets are looked through for one of the same line before one is made anew. */
-const setsSearched = 16;
-
 /**
  * The label tables of one message, filled row by row, with the bytes they take. What rows share is
  * found by identity, without hashing an object per row: a resource's rows mostly share one pairs
- * array (series-data.ts, the reader), which makes one pair list, and a pair list's sets are few,
- * looked through for the row's line (a line-protocol point's labels are an object of their own,
- * their pairs and line those of other points). The last addition can be undone, for a row that
- * turns out not to fit its message.
+ * array (series-data.ts, the reader), which makes one pair list; a row whose list's last set has
+ * its line takes that set, so rows without a line share their list's. A line-protocol point's
+ * labels (an object of its own, its pairs and line those of other points) make a set of their own
+ * otherwise, as they mostly would anyway: a series and a field meet about once in a message. The
+ * last addition can be undone, for a row that turns out not to fit its message.
  */
 export class LabelTables {
   /** Each set's pair list and line, one after the other. */
@@ -65,18 +68,26 @@ export class LabelTables {
   private readonly listPairs: (readonly Label[])[] = [];
   private readonly resourceAttributes: (string | undefined)[] = [];
   private readonly lastSetOfList: number[] = [];
-  /** Per set, the set of its pair list made before it. */
-  private readonly previousSetOfList: number[] = [];
   private readonly pairListIndex = new Map<readonly Label[], number>();
   /** Per resource of the message, the pair list of its last row: found again without hashing. */
   private readonly listOfResource: number[] = [];
   private readonly lineFields: LineField[] = [];
   private readonly lineIndex = new Map<LineField, number>();
-  /** The line of the last row. */
-  private lastLine = noEntry;
+  /** The line of the last row, and per line the line of the row after its last: rows of a series' fields come in turn. */
+  private lastLine = none;
+  private readonly lineAfter: number[] = [];
   private readonly textIndex = new Map<string, number>();
-  /** The tables' sizes before the last addition. */
-  private readonly before = { sets: 0, pairLists: 0, pairs: 0, lines: 0, texts: 0, fixedBytes: 0, textUnits: 0 };
+  /** The tables' sizes before the last addition, and the last set it replaced as its list's. */
+  private readonly before = {
+    sets: 0,
+    pairLists: 0,
+    pairs: 0,
+    lines: 0,
+    texts: 0,
+    fixedBytes: 0,
+    textUnits: 0,
+    lastSetOfList: none,
+  };
 
   get setCount(): number {
     return this.sets.length / 2;
@@ -105,15 +116,12 @@ export class LabelTables {
     before.fixedBytes = this.fixedBytes;
     before.textUnits = this.textUnits;
     const list = this.pairListOf(labels, resource);
-    const line = labels.line === undefined ? noEntry : this.lineOf(labels.line);
-    let set = this.lastSetOfList[list]!;
-    for (let searched = 0; set !== noEntry && searched < setsSearched; searched++) {
-      if (this.sets[2 * set + 1] === line) return set;
-      set = this.previousSetOfList[set]!;
-    }
-    set = this.setCount;
+    const line = labels.line === undefined ? none : this.lineOf(labels.line);
+    const last = this.lastSetOfList[list]!;
+    if (last !== none && this.sets[2 * last + 1] === line) return last;
+    const set = this.setCount;
     this.sets.push(list, line);
-    this.previousSetOfList.push(this.lastSetOfList[list]!);
+    before.lastSetOfList = last;
     this.lastSetOfList[list] = set;
     this.fixedBytes += labelSetBytes;
     return set;
@@ -130,9 +138,8 @@ export class LabelTables {
       this.pairListIndex.delete(this.listPairs[list]!);
     }
     const set = before.sets / 2;
-    if (set < this.setCount) this.lastSetOfList[this.sets[2 * set]!] = this.previousSetOfList[set]!;
+    if (set < this.setCount) this.lastSetOfList[this.sets[2 * set]!] = before.lastSetOfList;
     this.sets.length = before.sets;
-    this.previousSetOfList.length = set;
     this.listPairs.length = this.resourceAttributes.length = this.lastSetOfList.length = before.pairLists;
     this.pairLists.length = 2 * before.pairLists;
     this.pairs.length = before.pairs;
@@ -158,7 +165,7 @@ export class LabelTables {
     this.pairListIndex.set(pairs, list);
     this.listPairs.push(pairs);
     this.resourceAttributes.push(resourceAttribute);
-    this.lastSetOfList.push(noEntry);
+    this.lastSetOfList.push(none);
     this.pairLists.push(pairs.length, resourceAttributePlace(pairs, resourceAttribute));
     for (let pair = 0; pair < pairs.length; pair++) {
       const label = pairs[pair]!;
@@ -170,8 +177,8 @@ export class LabelTables {
   }
 
   private lineOf(line: LineField): number {
-    if (this.lineFields[this.lastLine] === line) return this.lastLine;
-    let index = this.lineIndex.get(line);
+    const after = this.lastLine === none ? undefined : this.lineAfter[this.lastLine];
+    let index = after !== undefined && this.lineFields[after] === line ? after : this.lineIndex.get(line);
     if (index === undefined) {
       index = this.lineFields.length;
       this.lines.push(this.textOf(line[0]), this.textOf(line[1]), lineFieldTypeCode(line[2]));
@@ -179,6 +186,7 @@ export class LabelTables {
       this.lineIndex.set(line, index);
       this.fixedBytes += lineBytes;
     }
+    if (this.lastLine !== none) this.lineAfter[this.lastLine] = index;
     this.lastLine = index;
     return index;
   }

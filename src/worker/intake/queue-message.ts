@@ -66,13 +66,7 @@ export function encodeIntakeMessages(data: readonly Datum[]): Uint8Array[] {
     const message = packed.bytes();
     if (message.length <= maxMessageBytes) messages.push(message);
     // Texts beyond ASCII took more than a byte per code unit: packed again at their bound.
-    else
-      for (const smaller of packData(
-        packed.groups().flatMap(([, groupData]) => groupData),
-        3,
-      )) {
-        messages.push(smaller.bytes());
-      }
+    else for (const smaller of packData(packed.orderedData(), 3)) messages.push(smaller.bytes());
   }
   return messages;
 }

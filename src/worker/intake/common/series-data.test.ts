@@ -451,7 +451,7 @@ describe("the labels data carry", () => {
   const labelsOf = (each: readonly LabelledPoints[], options = keyOptions()) =>
     seriesToData(each, options).data.map(({ labels }) => labels);
 
-  it("are the labels but the dropped ones, sorted by name, the primary among them, in one frozen object per series", () => {
+  it("are the labels but the dropped ones, sorted by name, the primary among them, in one object per series", () => {
     const [first, second] = labelsOf(
       [
         {
@@ -475,7 +475,6 @@ describe("the labels data carry", () => {
       ],
     });
     expect(second).toBe(first);
-    expect(Object.isFrozen(first)).toBe(true);
   });
 
   it("are shared by the series of a request with the same labels, and apart for other labels", () => {
@@ -548,7 +547,6 @@ describe("the labels data carry", () => {
     // One pairs array for the series at both times (queue messages table it once), one line array per line.
     for (const labels of [countAt1, usageAt2, countAt2]) expect(labels!.pairs).toBe(usageAt1!.pairs);
     expect(usageAt2!.line).toBe(usage);
-    expect(Object.isFrozen(countAt1)).toBe(true);
   });
 
   describe("a primary-only pair (OTLP's resource attribute)", () => {
