@@ -1,6 +1,5 @@
-import { compress } from "snappyjs";
-import { encodeWriteRequest } from "../src/worker/intake/remote-write/testing/write-request-encoder.ts";
 import type { IntakeRequests } from "./intake-requests.ts";
+import { sequencedSeriesWrites } from "./series-writes.ts";
 
 /**
  * Prometheus remote write requests whose samples' values are their sequence numbers, so that a
@@ -14,27 +13,12 @@ export function sequencedRemoteWrite(
   seriesPerRequest: number,
   metricOf: (series: number) => string,
 ): IntakeRequests {
-  const firstTimestamp = Date.now() - 3_600_000;
-  const bodies = Array.from({ length: requests }, (_, request) =>
-    compress(
-      encodeWriteRequest(
-        Array.from({ length: seriesPerRequest }, (_, series) => ({
-          labels: [
-            ["__name__", metricOf(series)],
-            ["instance", `host-${series}:9100`],
-            ["job", "bench"],
-          ] satisfies [string, string][],
-          samples: [{ value: request * seriesPerRequest + series, timestamp: firstTimestamp + request }],
-        })),
-      ),
-    ),
-  );
-  return {
-    path: "/api/v1/write",
-    bodies,
-    contentType: "application/x-protobuf",
-    headers: { "content-encoding": "snappy", "x-prometheus-remote-write-version": "0.1.0" },
-    expectedStatus: 204,
-    dataPerRequest: seriesPerRequest,
-  };
+  return sequencedSeriesWrites({
+    first: 0,
+    count: requests,
+    metricOf,
+    startMs: Date.now() - 3_600_000,
+    seriesPerBody: seriesPerRequest,
+    samplesPerSeries: 1,
+  });
 }

@@ -21,6 +21,9 @@ export interface SeriesWrites {
   metricOf: (series: number) => string;
   /** The first sample's timestamp in milliseconds; the whole sequence shares it. */
   startMs: number;
+  /** The bodies' shape, the constants above unless given. */
+  seriesPerBody?: number;
+  samplesPerSeries?: number;
 }
 
 /**
@@ -30,20 +33,23 @@ export interface SeriesWrites {
  * samplesPerSeries + k, so every series' samples of the whole sequence come in timestamp order,
  * one millisecond apart.
  */
-export function sequencedSeriesWrites({ first, count, metricOf, startMs }: SeriesWrites): IntakeRequests {
+export function sequencedSeriesWrites(writes: SeriesWrites): IntakeRequests {
+  const { first, count, metricOf, startMs } = writes;
+  const series = writes.seriesPerBody ?? seriesPerBody;
+  const samples = writes.samplesPerSeries ?? samplesPerSeries;
   const bodies = Array.from({ length: count }, (_, index) => {
     const body = first + index;
     return compress(
       encodeWriteRequest(
-        Array.from({ length: seriesPerBody }, (_, series) => ({
+        Array.from({ length: series }, (_, seriesIndex) => ({
           labels: [
-            ["__name__", metricOf(series)],
-            ["instance", `host-${series}:9100`],
+            ["__name__", metricOf(seriesIndex)],
+            ["instance", `host-${seriesIndex}:9100`],
             ["job", "bench"],
           ] satisfies [string, string][],
-          samples: Array.from({ length: samplesPerSeries }, (_, sample) => ({
-            value: body * samplesPerBody + series * samplesPerSeries + sample,
-            timestamp: startMs + body * samplesPerSeries + sample,
+          samples: Array.from({ length: samples }, (_, sample) => ({
+            value: (body * series + seriesIndex) * samples + sample,
+            timestamp: startMs + body * samples + sample,
           })),
         })),
       ),
@@ -55,6 +61,6 @@ export function sequencedSeriesWrites({ first, count, metricOf, startMs }: Serie
     contentType: "application/x-protobuf",
     headers: { "content-encoding": "snappy", "x-prometheus-remote-write-version": "0.1.0" },
     expectedStatus: 204,
-    dataPerRequest: samplesPerBody,
+    dataPerRequest: series * samples,
   };
 }

@@ -1,31 +1,15 @@
-import { createExecutionContext, createMessageBatch, getQueueResult, runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { expectProblem, request, sendJson, validationProblem } from "../../../test/api/support/http";
+import { consumeGroups } from "../../../test/api/support/intake-batches";
 import { addObserver, declareMetric } from "../../../test/api/support/metrics";
-import worker from "../index";
 import type { Datum } from "../intake/datum";
-import { encodeIntakeMessages } from "../intake/queue-message";
 
 /** The test's clock, far ahead of the real one, so that no backlog alarm goes off by itself. */
 const t0 = Date.UTC(2031, 0, 2, 3, 4, 5);
 
-let batches = 0;
-
-async function consume(data: Datum[]) {
-  const batch = createMessageBatch(
-    "tower-intake",
-    encodeIntakeMessages(data).map((body, index) => ({
-      id: `answers${++batches}-${index}`,
-      timestamp: new Date(),
-      attempts: 1,
-      body,
-    })),
-  );
-  const ctx = createExecutionContext();
-  await (worker as ExportedHandler<Env>).queue!(batch, env, ctx);
-  return getQueueResult(batch, ctx);
-}
+const consume = (data: Datum[]) => consumeGroups([data]);
 
 const datum = (metric: string, value: number, host = "vm1"): Datum => ({
   id: `${metric}-${value}-${host}`,

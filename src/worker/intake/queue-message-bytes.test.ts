@@ -11,21 +11,9 @@ import {
   withJournalReference,
   writeMessageBytes,
 } from "./queue-message-bytes";
+import { datum } from "./testing/test-datum";
 
 const encoder = new TextEncoder();
-
-function datum(
-  id: string,
-  metric: string,
-  value = 1,
-  resourceId = "vm1",
-  timestamp = 1000,
-  labels?: SeriesLabels,
-): Datum {
-  return labels === undefined
-    ? { id, metric, timestamp, value, resourceId }
-    : { id, metric, timestamp, value, resourceId, labels };
-}
 
 const header = (message: Uint8Array) =>
   Array.from({ length: headerBytes / 4 }, (_, index) => new DataView(message.buffer).getUint32(4 * index, true));

@@ -1,25 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { usage } from "../ops/usage";
-import { type Datum, type LineField, type SeriesLabels, seriesLabels } from "./datum";
+import { type Datum, type LineField, seriesLabels } from "./datum";
 import { encodeIntakeMessages, rowsToData, sendMessages, toRow } from "./queue-message";
 import { headerBytes, readIntakeMessage } from "./queue-message-bytes";
+import { datum } from "./testing/test-datum";
 
 /** The most bytes the encoder puts in one message, under the platform's 128 KB. */
 const maxMessageBytes = 120_000;
-
-function datum(
-  id: string,
-  metric: string,
-  value = 1,
-  resourceId = "vm1",
-  timestamp = 1000,
-  labels?: SeriesLabels,
-): Datum {
-  return labels === undefined
-    ? { id, metric, timestamp, value, resourceId }
-    : { id, metric, timestamp, value, resourceId, labels };
-}
 
 /** Data of one metric whose ids are `dNNNN`: 29 bytes a datum, and the resource id once. */
 function sameSizeData(count: number, metric: string, resourceId: string): Datum[] {

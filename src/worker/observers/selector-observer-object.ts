@@ -75,7 +75,7 @@ export class SelectorObserverObject extends DurableObject<Env> {
   describe(): SelectorObserverView | null {
     const row = this.selectorRow();
     const report = row && this.desk.report(row.id);
-    return report ? { ...report, ...(JSON.parse(row.spec) as SelectorSpec) } : null;
+    return report ? { ...report, ...this.spec() } : null;
   }
 
   latestAttempts(limit: number): AttemptRecord[] | null {

@@ -1,31 +1,17 @@
-import { createExecutionContext, createMessageBatch, getQueueResult, runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { counting } from "../../../test/api/support/durable-object-requests";
 import { expectProblem, request, sendJson, validationProblem } from "../../../test/api/support/http";
+import { consumeGroups } from "../../../test/api/support/intake-batches";
 import { addObserver, declareMetric } from "../../../test/api/support/metrics";
 import { upload } from "../../../test/api/support/resources";
-import worker from "../index";
 import type { Datum } from "../intake/datum";
-import { encodeIntakeMessages } from "../intake/queue-message";
 
 /** The test's clock, far ahead of the real one, so that no backlog alarm goes off by itself during a test. */
 const t0 = Date.UTC(2031, 0, 2, 3, 4, 5);
 
-let batches = 0;
-
-/** Runs the Worker's queue handler on one tower-intake message per group of data. */
-async function consume(...groups: Datum[][]) {
-  const batch = createMessageBatch(
-    "tower-intake",
-    groups
-      .flatMap((data) => encodeIntakeMessages(data))
-      .map((body, index) => ({ id: `batch${++batches}-${index}`, timestamp: new Date(), attempts: 1, body })),
-  );
-  const ctx = createExecutionContext();
-  await (worker as ExportedHandler<Env>).queue!(batch, env, ctx);
-  return getQueueResult(batch, ctx);
-}
+const consume = (...groups: Datum[][]) => consumeGroups(groups);
 
 function datum(metric: string, value: number, resourceId = "vm1"): Datum {
   return { id: `${metric}-${value}`, metric, timestamp: 1_000 * value, value, resourceId };

@@ -138,7 +138,6 @@ async function sendRuns(
   serializer: Serializer,
 ): Promise<Answer> {
   let last: Answer = { ok: true };
-  let rejected = 0;
   for (const body of requestBodies(delivery, runs, serializer)) {
     if (body?.length === 0) continue;
     last = await send(body);
@@ -146,13 +145,11 @@ async function sendRuns(
       if (runsData(runs) === 1) return { ...last, tooLarge: false, refused: true };
       const [first, second] = halvesOfRuns(runs);
       last = await sendRuns(delivery, first, send, serializer);
-      if (last.ok) last = await sendRuns(delivery, second, send, serializer);
-      return rejected > 0 ? { ...last, rejected: rejected + (last.rejected ?? 0) } : last;
+      return last.ok ? sendRuns(delivery, second, send, serializer) : last;
     }
-    rejected += last.rejected ?? 0;
     if (!last.ok) break;
   }
-  return rejected > 0 ? { ...last, rejected } : last;
+  return last;
 }
 
 /**
@@ -170,11 +167,13 @@ export async function deliverOverHttp(
   const started = Date.now();
   const batchWait = answerWaitMs === undefined ? undefined : AbortSignal.timeout(answerWaitMs);
   const serializer = serializerFor(delivery.target.format);
-  const { tooLarge: _, ...answer } = await sendRuns(
-    delivery,
-    delivery.runs,
-    (body) => send(delivery, body, serializer, via, timeoutMs, batchWait),
-    serializer,
-  );
-  return { delivery, ...answer, latencyMs: Date.now() - started };
+  // Data points rejected by every request of the delivery (OTLP's partialSuccess), halves included.
+  let rejected = 0;
+  const sendCounting = async (body: PayloadBody | undefined) => {
+    const answer = await send(delivery, body, serializer, via, timeoutMs, batchWait);
+    rejected += answer.rejected ?? 0;
+    return answer;
+  };
+  const { tooLarge: _, rejected: __, ...answer } = await sendRuns(delivery, delivery.runs, sendCounting, serializer);
+  return { delivery, ...answer, ...(rejected > 0 ? { rejected } : {}), latencyMs: Date.now() - started };
 }
