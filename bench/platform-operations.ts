@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import type { usage } from "../src/worker/ops/usage.ts";
+import type { usage } from "../src/worker/common/usage.ts";
 import { bodies } from "./intake.ts";
 import { runLoad } from "./load.ts";
 import { fixed, markdownTable } from "./markdown.ts";

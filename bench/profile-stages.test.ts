@@ -20,7 +20,7 @@ describe("the stages of the agents' intake", () => {
   });
 
   it("leaves RDF/JSON's stages as they were", () => {
-    expect(frame("src/worker/intake/rdf-json-reader.ts")).toEqual({ own: "validate" });
-    expect(frame("src/worker/intake/routes.ts")).toEqual({ own: "HTTP routing" });
+    expect(frame("src/worker/intake/rdf-json/rdf-json-reader.ts")).toEqual({ own: "validate" });
+    expect(frame("src/worker/intake/rdf-json/routes.ts")).toEqual({ own: "HTTP routing" });
   });
 });

@@ -75,7 +75,10 @@ const builtIns: readonly [RegExp, Attribution][] = [
 /** Modules of the bundle by path, then function name where given; first match wins. */
 const modules: readonly { path: RegExp; functionName?: RegExp; attribution: Attribution }[] = [
   { path: /\/json-(text|pars)|json-scan/, attribution: own("parse") },
-  { path: /^src\/worker\/intake\/rdf-|^node_modules\/zod\//, attribution: own("validate") },
+  {
+    path: /^src\/worker\/intake\/rdf-json\/rdf-|^src\/worker\/vocabulary\/rdf-|^node_modules\/zod\//,
+    attribution: own("validate"),
+  },
   { path: /^src\/worker\/intake\/common\/(series|datum-id|agent-intake)/, attribution: own("series to data") },
   {
     path: /^src\/worker\/intake\/(line-protocol|remote-write|otlp)\/|^src\/worker\/intake\/common\//,
@@ -95,12 +98,12 @@ const modules: readonly { path: RegExp; functionName?: RegExp; attribution: Attr
     attribution: own("Durable Object calls"),
   },
   {
-    path: /^src\/worker\/(app\.ts|http\/|intake\/routes)|^src\/shared\/http\/|^node_modules\/hono(-openapi)?\//,
+    path: /^src\/worker\/(app\.ts|http\/|intake\/rdf-json\/routes)|^src\/shared\/http\/|^node_modules\/hono(-openapi)?\//,
     attribution: own("HTTP routing"),
   },
   // The usage counts wrap `fetch`, and Durable Object stubs, whose RPC calls run inside the wrapper.
-  { path: /^src\/worker\/ops\/usage/, functionName: /fetch/i, attribution: uncalled("send") },
-  { path: /^src\/worker\/ops\/usage/, attribution: own("Durable Object calls") },
+  { path: /^src\/worker\/common\/usage/, functionName: /fetch/i, attribution: uncalled("send") },
+  { path: /^src\/worker\/common\/usage/, attribution: own("Durable Object calls") },
   // Helpers of every stage (grouping, batching) work for whoever calls them.
   { path: /^src\/shared\/|^node_modules\//, attribution: uncalled("other") },
 ];

@@ -23,8 +23,8 @@ import type { InstalledRule } from "../worker/rules/document/rule-schema";
 import type { RuleReport as ServiceRuleReport } from "../worker/rules/rule-view-schema";
 
 export type { FieldProblem } from "../shared/problems";
-export type { DeliveryStatus, LabelChanges, ObserverState } from "../worker/delivery/vocabulary";
 export type { ResourceSelection } from "../worker/observers/model-selection/resource-selection-schema";
+export type { DeliveryStatus, LabelChanges, ObserverState } from "../worker/vocabulary/delivery";
 
 /** A problem document as read from any error answer: every field may be missing from a proxy's answer. */
 export type ProblemBody = Partial<ServiceProblem>;

@@ -1,10 +1,10 @@
 import { createApp } from "./app";
+import { usage } from "./common/usage";
 import { readConfig } from "./config";
 import { consumeIntake } from "./delivery/intake-consumer";
 import { consumingBatch } from "./ops/drain";
 import { earlyHealthAnswer } from "./ops/early-health-answer";
 import { collectGarbageNowAndThen } from "./ops/garbage-collection";
-import { usage } from "./ops/usage";
 
 export { CollectorRegistry } from "./collectors/collector-registry";
 export { IntakeJournal } from "./intake/journal/intake-journal";

@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AttemptReport } from "../../src/worker/delivery/vocabulary";
+import type { AttemptReport } from "../../src/worker/vocabulary/delivery";
 import { expectProblem, prefixes, request, sendJson, validationProblem } from "./support/http";
 import {
   addObserver,

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/worker/app";
 import { serializerFor } from "../../src/worker/delivery/formats";
-import type { Datum } from "../../src/worker/intake/datum";
 import { toRow } from "../../src/worker/intake/queue-message";
 import { observerFormats } from "../../src/worker/metrics/observer-kinds";
+import type { Datum } from "../../src/worker/vocabulary/datum";
 import { api, clientAt } from "./support/client";
 import { prefixes, request } from "./support/http";
 import { OpenApiContract } from "./support/openapi-contract";

@@ -1,9 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
-import { OneAtATime } from "../../shared/one-at-a-time";
 import type { FieldProblem } from "../../shared/problems";
+import { OneAtATime } from "../common/one-at-a-time";
+import { countingRequests } from "../common/usage";
 import { knowledgeBase } from "../model/knowledge-base";
 import { tellRulesTheModelChanged } from "../model/model-changed";
-import { countingRequests } from "../ops/usage";
 import { type CollectorRecord, CollectorStore, expiryOf } from "./collector-store";
 import type { Descriptor } from "./descriptor-schema";
 

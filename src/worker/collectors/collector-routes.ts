@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { jsonBody } from "../../shared/http/json-body";
 import { ApiError } from "../../shared/problems";
-import { emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
+import { emptyAnswer, jsonAnswer, problemAnswer } from "../http/answers";
 import type { AppEnv } from "../http/app-env";
 import { pathParams } from "../http/path-params";
 import { ruleRegistry } from "../rules/rule-registry";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { z } from "zod";
-import { jsonAnswer } from "../contract/answers";
+import { jsonAnswer } from "../http/answers";
 import type { AppEnv } from "../http/app-env";
 import { collectorRegistry } from "./collector-registry";
 import { configurationsFor } from "./collector-routes";

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { maxIdentifierLength } from "../intake/rdf-literal-rules";
 import { rootClass } from "../model/ontology";
 import { collectorResourceSchema, type Resource, resourceSchema } from "../model/schema";
+import { maxIdentifierLength } from "../vocabulary/rdf-literal-rules";
 
 /*
  * The original's DCDescriptor: what a data collector registers. Its `resources` join the model;

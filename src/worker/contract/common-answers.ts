@@ -1,8 +1,8 @@
+import { problemAnswer } from "../http/answers";
 import { type Access, requiredAccess } from "../http/auth";
 import { judgesQuery } from "../http/query-check";
-import { problemAnswer } from "./answers";
+import { settingDefaults } from "../http/setting-defaults";
 import type { Operation, Responses, SecurityRequirement } from "./openapi-types";
-import { settingDefaults } from "./setting-defaults";
 
 /*
  * The answers a route does not give itself but the middleware before it does (authentication,

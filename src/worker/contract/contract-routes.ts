@@ -1,8 +1,8 @@
 import { Hono, type Schema } from "hono";
 import { describeRoute } from "hono-openapi";
 import { z } from "zod";
+import { answered, jsonAnswer } from "../http/answers";
 import type { AppEnv } from "../http/app-env";
-import { answered, jsonAnswer } from "./answers";
 import { docsPage } from "./docs-page";
 import { openApiDocument } from "./document";
 import { withoutAuthentication } from "./open-document";

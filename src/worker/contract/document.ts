@@ -1,8 +1,8 @@
 import type { Hono, Schema } from "hono";
 import { ALLOWED_METHODS, type GenerateSpecOptions, generateSpecs } from "hono-openapi";
+import { answered, problemAnswer } from "../http/answers";
 import type { AppEnv } from "../http/app-env";
 import { serviceVersion } from "../ops/version";
-import { answered, problemAnswer } from "./answers";
 import { addCommonAnswers } from "./common-answers";
 import type { OpenApiDocument } from "./openapi-types";
 import { problemSchema } from "./problem-schema";

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { serializerFor } from "../delivery/formats";
-import { rdfJsonDataSchema, resourceIdLexical } from "../intake/rdf-json-schema";
-import { monitoringDataNamespace } from "../intake/rdf-vocabulary";
+import { answered } from "../http/answers";
+import { rdfJsonDataSchema, resourceIdLexical } from "../intake/rdf-json/rdf-json-schema";
 import { documentedMetricName } from "../metrics/metric-schema";
 import { type ObserverFormat, observerFormats } from "../metrics/observer-kinds";
-import { answered } from "./answers";
+import { monitoringDataNamespace } from "../vocabulary/rdf-vocabulary";
 
 /*
  * What HTTP observers receive: one webhook per format, POSTed to the observer's callbackUrl with

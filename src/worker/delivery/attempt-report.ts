@@ -1,6 +1,6 @@
 import { type DeliveryAttemptLine, deliveryAttemptEvent } from "../../shared/delivery-attempt-line";
+import type { AttemptReport, DeliveryResult } from "../vocabulary/delivery";
 import { runsData } from "./metric-runs";
-import type { AttemptReport, DeliveryResult } from "./vocabulary";
 
 /**
  * A delivery's result as the metric's object records it, and as the Worker's log shows it: one

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { expectProblem, request, sendJson, validationProblem } from "../../../test/api/support/http";
 import { consumeGroups } from "../../../test/api/support/intake-batches";
 import { addObserver, declareMetric } from "../../../test/api/support/metrics";
-import type { Datum } from "../intake/datum";
+import type { Datum } from "../vocabulary/datum";
 
 /** The test's clock, far ahead of the real one, so that no backlog alarm goes off by itself. */
 const t0 = Date.UTC(2031, 0, 2, 3, 4, 5);

@@ -4,13 +4,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { counting } from "../../../test/api/support/durable-object-requests";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import { readConfig } from "../config";
-import type { DatumRow } from "../intake/datum";
-import { rowsJson } from "../intake/row-json";
 import { BacklogStore } from "../metrics/backlog-store";
 import { metricStub } from "../metrics/metric-object";
 import type { ObserverRegistration } from "../metrics/observer-schema";
+import type { DatumRow } from "../vocabulary/datum";
+import { maxDataPerPayload } from "../vocabulary/delivery";
+import { rowsJson } from "../vocabulary/row-json";
 import { deliverBatch } from "./fan-out";
-import { maxDataPerPayload } from "./vocabulary";
 
 function rows(count: number): DatumRow[] {
   return Array.from({ length: count }, (_, index) => [`d${index}`, index, index, "r"]);

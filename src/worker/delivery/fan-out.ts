@@ -1,17 +1,12 @@
 import { packBatches } from "../../shared/bounded-batches";
 import type { Config } from "../config";
-import type { DatumRow } from "../intake/datum";
 import { recentDataKept } from "../metrics/kept-entries";
 import { metricStub } from "../metrics/metric-object";
 import { currentModel } from "../observers/model-selection/model-view-cache";
 import { selectorObserverStub } from "../observers/selector-observer-object";
 import { feedRules } from "../rules/rule-feed";
 import type { FedMessage } from "../rules/rule-object";
-import { reportAttempt } from "./attempt-report";
-import { metricDataOfRuns, runsData, slicesOfRuns } from "./metric-runs";
-import { selectBatch } from "./selector-matching";
-import { answerWaitMs } from "./transports/answer-wait";
-import { executeDeliveries } from "./transports/dispatch";
+import type { DatumRow } from "../vocabulary/datum";
 import {
   type BatchReport,
   type Delivery,
@@ -22,7 +17,12 @@ import {
   type ObserverPlan,
   type OwedData,
   type SelectorEntry,
-} from "./vocabulary";
+} from "../vocabulary/delivery";
+import { reportAttempt } from "./attempt-report";
+import { metricDataOfRuns, runsData, slicesOfRuns } from "./metric-runs";
+import { selectBatch } from "./selector-matching";
+import { answerWaitMs } from "./transports/answer-wait";
+import { executeDeliveries } from "./transports/dispatch";
 
 /**
  * A batch's data for the observers of one object (a metric's observers, or one selector observer),

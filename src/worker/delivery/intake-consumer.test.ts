@@ -5,15 +5,15 @@ import { counting } from "../../../test/api/support/durable-object-requests";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import { addObserver, declareMetric } from "../../../test/api/support/metrics";
 import worker from "../index";
-import type { Datum } from "../intake/datum";
 import { intakeMessagesSend, journalShard } from "../intake/journal/journal-client";
 import { recordIntakeQueue } from "../intake/journal/testing/recorded-queue";
 import { encodeIntakeMessages } from "../intake/queue-message";
-import { rowsJson } from "../intake/row-json";
 import { BacklogStore } from "../metrics/backlog-store";
 import { metricStub } from "../metrics/metric-object";
 import { ruleSchema } from "../rules/document/rule-schema";
 import { ruleStub } from "../rules/rule-object";
+import type { Datum } from "../vocabulary/datum";
+import { rowsJson } from "../vocabulary/row-json";
 
 const noRelay = "no relay configured (RELAY_URL)";
 /** The test's clock, far ahead of the real one, so that no backlog alarm goes off during a test. */

@@ -1,10 +1,10 @@
-import { getOrCreate } from "../../shared/get-or-create";
+import { getOrCreate } from "../common/get-or-create";
 import type { Config } from "../config";
-import type { DatumRow } from "../intake/datum";
 import { clearJournalEntries } from "../intake/journal/journal-client";
 import { type IntakeMessage, readIntakeMessage } from "../intake/queue-message-bytes";
 import { intakeMessagesAcknowledged } from "../ops/drain";
 import type { FedMessage } from "../rules/rule-object";
+import type { DatumRow } from "../vocabulary/datum";
 import { deliverBatch } from "./fan-out";
 
 /**

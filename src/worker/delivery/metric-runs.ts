@@ -1,5 +1,5 @@
-import type { DatumRow } from "../intake/datum";
-import type { MetricDatum, MetricRun } from "./vocabulary";
+import type { DatumRow } from "../vocabulary/datum";
+import type { MetricDatum, MetricRun } from "../vocabulary/delivery";
 
 /** How many data a payload's runs hold. */
 export function runsData(runs: readonly MetricRun[]): number {

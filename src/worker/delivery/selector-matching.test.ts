@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { DatumRow } from "../intake/datum";
+import type { DatumRow } from "../vocabulary/datum";
+import type { SelectorEntry } from "../vocabulary/delivery";
 import { selectBatch } from "./selector-matching";
-import type { SelectorEntry } from "./vocabulary";
 
 const row = (id: string, resourceId: string, pairs?: [string, string][]): DatumRow =>
   pairs === undefined ? [id, 1, 1, resourceId] : [id, 1, 1, resourceId, { pairs }];

@@ -1,9 +1,9 @@
-import type { DatumRow } from "../intake/datum";
 import { datumResource } from "../observers/model-selection/datum-resource";
 import { type CurrentModel, resourceMatcher } from "../observers/model-selection/model-view-cache";
 import { parseSeriesSelector } from "../selectors/selector-syntax";
 import { compileSelectors, metricCouldMatch, type SeriesPredicate } from "../selectors/series-matcher";
-import type { MetricRun, SelectorEntry } from "./vocabulary";
+import type { DatumRow } from "../vocabulary/datum";
+import type { MetricRun, SelectorEntry } from "../vocabulary/delivery";
 
 /** Series this isolate numbers before it starts again; a fleet's series fit many times over. */
 const seriesRemembered = 100_000;

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { ApiError } from "../../shared/problems";
+import { type IntakeRoute, intakeRoutes } from "../common/usage";
 import { viaHeaderName, viaNames } from "../delivery/transports/via-header";
 import { instanceId } from "../ops/instance-id";
-import { type IntakeRoute, intakeRoutes } from "../ops/usage";
 import type { AppEnv } from "./app-env";
 
 /** What a 508 of an intake route means, for the API's document. */

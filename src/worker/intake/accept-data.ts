@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { ApiError } from "../../shared/problems";
 import type { AppEnv } from "../http/app-env";
 import { isDraining } from "../ops/drain";
-import type { Datum } from "./datum";
+import type { Datum } from "../vocabulary/datum";
 import { intakeSender } from "./intake-sender";
 import { intakeMessagesSend } from "./journal/journal-client";
 import { registerMetrics } from "./metric-registry";

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { Datum } from "./datum";
+import type { Datum } from "../vocabulary/datum";
 import { intakeSender, maxSendsInFlight, maxSharedRequestData } from "./intake-sender";
 import { encodeIntakeMessages } from "./queue-message";
 import { readIntakeMessage } from "./queue-message-bytes";

@@ -1,5 +1,5 @@
-import { getOrCreate } from "../../shared/get-or-create";
-import type { Datum } from "./datum";
+import { getOrCreate } from "../common/get-or-create";
+import type { Datum } from "../vocabulary/datum";
 import type { MessagesSend } from "./journal/journal-client";
 import { encodeIntakeMessages, sendMessages } from "./queue-message";
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { usage } from "../common/usage";
 import { metricCatalogStub } from "../metrics/metric-catalog";
 import { metricStub } from "../metrics/metric-object";
-import { usage } from "../ops/usage";
 import { forgetMetric, registerMetrics } from "./metric-registry";
 
 /** The Durable Object requests `work` makes. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Datum, type DatumRow, type LineField, type SeriesLabels, seriesLabels } from "./datum";
+import { type Datum, type DatumRow, type LineField, type SeriesLabels, seriesLabels } from "../vocabulary/datum";
 import { toRow } from "./queue-message";
 import {
   headerBytes,

@@ -1,4 +1,11 @@
-import { type Datum, type DatumRow, type Label, type LineField, type SeriesLabels, seriesLabels } from "./datum";
+import {
+  type Datum,
+  type DatumRow,
+  type Label,
+  type LineField,
+  type SeriesLabels,
+  seriesLabels,
+} from "../vocabulary/datum";
 import { LabelTables, lineFieldTypes, noEntry, none } from "./queue-message-labels";
 
 /*

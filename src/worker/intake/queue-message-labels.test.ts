@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type LineField, seriesLabels } from "./datum";
+import { type LineField, seriesLabels } from "../vocabulary/datum";
 import { LabelTables, lineFieldTypeCode, lineFieldTypes, none } from "./queue-message-labels";
 
 describe("LabelTables", () => {

@@ -1,4 +1,4 @@
-import type { Label, LineField, LineFieldType, SeriesLabels } from "./datum";
+import type { Label, LineField, LineFieldType, SeriesLabels } from "../vocabulary/datum";
 
 /*
  * The label sets of a queue message's rows (queue-message-bytes.ts), in tables, so that what many

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { usage } from "../ops/usage";
-import { type Datum, type LineField, seriesLabels } from "./datum";
+import { usage } from "../common/usage";
+import { type Datum, type LineField, seriesLabels } from "../vocabulary/datum";
 import { encodeIntakeMessages, rowsToData, sendMessages, toRow } from "./queue-message";
 import { headerBytes, readIntakeMessage } from "./queue-message-bytes";
 import { datum } from "./testing/test-datum";

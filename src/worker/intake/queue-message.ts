@@ -1,6 +1,6 @@
 import { packBatches } from "../../shared/bounded-batches";
-import { usage } from "../ops/usage";
-import type { Datum, DatumRow } from "./datum";
+import { usage } from "../common/usage";
+import type { Datum, DatumRow } from "../vocabulary/datum";
 import { MessageBuilder, rowValue, utf8Length } from "./queue-message-bytes";
 
 /*

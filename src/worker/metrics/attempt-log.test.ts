@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { AttemptReport } from "../delivery/vocabulary";
+import type { AttemptReport } from "../vocabulary/delivery";
 import { AttemptLog } from "./attempt-log";
 import { attemptsKept } from "./kept-entries";
 

@@ -1,4 +1,4 @@
-import type { AttemptRecord, AttemptReport } from "../delivery/vocabulary";
+import type { AttemptRecord, AttemptReport } from "../vocabulary/delivery";
 import { attemptsKept } from "./kept-entries";
 import { addMissingColumns } from "./sql-columns";
 

@@ -1,9 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { maxDataPerPayload } from "../delivery/vocabulary";
-import { type DatumRow, seriesLabels } from "../intake/datum";
-import { rowsJson } from "../intake/row-json";
+import { type DatumRow, seriesLabels } from "../vocabulary/datum";
+import { maxDataPerPayload } from "../vocabulary/delivery";
+import { rowsJson } from "../vocabulary/row-json";
 import { BacklogStore } from "./backlog-store";
 
 /** Runs `work` on the backlog of a fresh metric object. */

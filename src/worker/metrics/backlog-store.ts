@@ -1,5 +1,5 @@
-import { maxDataPerPayload } from "../delivery/vocabulary";
-import type { DatumRow } from "../intake/datum";
+import type { DatumRow } from "../vocabulary/datum";
+import { maxDataPerPayload } from "../vocabulary/delivery";
 
 /** A stored part of an observer's backlog: the data of one payload, delivered (or not) as a whole. */
 export interface BacklogChunk<Item = DatumRow> {

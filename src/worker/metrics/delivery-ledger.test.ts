@@ -1,9 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AttemptReport, BatchReport, DeliveryStatus } from "../delivery/vocabulary";
-import type { DatumRow } from "../intake/datum";
-import { rowsJson } from "../intake/row-json";
+import type { DatumRow } from "../vocabulary/datum";
+import type { AttemptReport, BatchReport, DeliveryStatus } from "../vocabulary/delivery";
+import { rowsJson } from "../vocabulary/row-json";
 import { AttemptLog } from "./attempt-log";
 import { BacklogStore } from "./backlog-store";
 import { DeliveryLedger, type LedgerPolicy } from "./delivery-ledger";

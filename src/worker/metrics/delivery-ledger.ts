@@ -1,7 +1,7 @@
+import { usage } from "../common/usage";
 import { retryDelayMs, scheduleSpanMs } from "../delivery/retry-schedule";
-import { type AttemptReport, type BatchReport, newWebhookId } from "../delivery/vocabulary";
-import type { DatumRow } from "../intake/datum";
-import { usage } from "../ops/usage";
+import type { DatumRow } from "../vocabulary/datum";
+import { type AttemptReport, type BatchReport, newWebhookId } from "../vocabulary/delivery";
 import type { AttemptLog } from "./attempt-log";
 import type { BacklogChunk, BacklogStore } from "./backlog-store";
 import type { ObserverStore } from "./observer-store";

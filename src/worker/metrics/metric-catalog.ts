@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { SelectorEntry } from "../delivery/vocabulary";
+import type { SelectorEntry } from "../vocabulary/delivery";
 
 /**
  * The names of all metrics, for GET /metrics. Each metric's own object tells the catalog when the

@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } fr
 import { request, sendJson } from "../../../test/api/support/http";
 import { addObserver, declareMetric, metricPath, observersPath } from "../../../test/api/support/metrics";
 import { utf8, verifiesSignature } from "../../../test/api/support/webhooks";
-import type { AttemptReport, BatchReport, DeliveryStatus } from "../delivery/vocabulary";
-import type { DatumRow } from "../intake/datum";
 import { readIntakeMessage } from "../intake/queue-message-bytes";
-import { rowsJson } from "../intake/row-json";
+import type { DatumRow } from "../vocabulary/datum";
+import type { AttemptReport, BatchReport, DeliveryStatus } from "../vocabulary/delivery";
+import { rowsJson } from "../vocabulary/row-json";
 import { AttemptLog } from "./attempt-log";
 import { BacklogStore } from "./backlog-store";
 

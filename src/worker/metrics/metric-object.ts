@@ -1,10 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
-import { OneAtATime } from "../../shared/one-at-a-time";
-import type { AttemptRecord, BatchReport, MetricPlan, MetricRun, SelectorEntry } from "../delivery/vocabulary";
-import type { DatumRow } from "../intake/datum";
-import { rowsJson } from "../intake/row-json";
-import { countingRequests } from "../ops/usage";
+import { OneAtATime } from "../common/one-at-a-time";
+import { countingRequests } from "../common/usage";
 import type { RestCall } from "../rules/evaluation/compile-rule";
+import type { DatumRow } from "../vocabulary/datum";
+import type { AttemptRecord, BatchReport, MetricPlan, MetricRun, SelectorEntry } from "../vocabulary/delivery";
+import { rowsJson } from "../vocabulary/row-json";
 import { metricCatalogStub } from "./metric-catalog";
 import type { MetricDeclaration, MetricView } from "./metric-schema";
 import { type ObserverChangeResult, ObserverDesk, type RetryNowResult } from "./observer-desk";

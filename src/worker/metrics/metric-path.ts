@@ -2,10 +2,10 @@ import type { Context } from "hono";
 import { validator } from "hono/validator";
 import { z } from "zod";
 import { ApiError, zodProblems } from "../../shared/problems";
-import { problemAnswer } from "../contract/answers";
+import { problemAnswer } from "../http/answers";
 import type { AppEnv } from "../http/app-env";
 import { assertUtf8Path, documentedParams } from "../http/path-params";
-import { metricNameSchema } from "./metric-name";
+import { metricNameSchema } from "../vocabulary/metric-name";
 import { documentedMetricName } from "./metric-schema";
 
 /** Validates the `:id` path segment as a metric name; `c.req.valid("param").id` is the name. */

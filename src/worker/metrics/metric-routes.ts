@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { z } from "zod";
 import { optionalJsonBody } from "../../shared/http/json-body";
-import { answered, emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
+import { answered, emptyAnswer, jsonAnswer, problemAnswer } from "../http/answers";
 import type { AppEnv } from "../http/app-env";
 import { queryParams } from "../http/path-params";
 import { forgetMetric } from "../intake/metric-registry";

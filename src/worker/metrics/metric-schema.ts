@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { settingDefaults } from "../contract/setting-defaults";
 import { limitQuerySchema } from "../http/limit-query";
+import { settingDefaults } from "../http/setting-defaults";
+import { metricNameSchema } from "../vocabulary/metric-name";
 import { recentDataKept } from "./kept-entries";
-import { metricNameSchema } from "./metric-name";
 
 const maxLength = settingDefaults.MAX_METRIC_NAME_LENGTH;
 

@@ -1,6 +1,8 @@
 import { type Config, readConfig } from "../config";
 import { reportAttempt } from "../delivery/attempt-report";
 import { executeDeliveries } from "../delivery/transports/dispatch";
+import { intakeMessagesSend } from "../intake/journal/journal-client";
+import { encodeIntakeMessages } from "../intake/queue-message";
 import type {
   AttemptRecord,
   BatchReport,
@@ -9,9 +11,7 @@ import type {
   LabelChanges,
   MetricRun,
   ObserverPlan,
-} from "../delivery/vocabulary";
-import { intakeMessagesSend } from "../intake/journal/journal-client";
-import { encodeIntakeMessages } from "../intake/queue-message";
+} from "../vocabulary/delivery";
 import { AttemptLog } from "./attempt-log";
 import { BacklogStore } from "./backlog-store";
 import { BatchTurns } from "./batch-turns";

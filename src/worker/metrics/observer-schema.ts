@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { DeliveryStatus, ObserverState } from "../delivery/vocabulary";
 import { limitQuerySchema } from "../http/limit-query";
+import type { DeliveryStatus, ObserverState } from "../vocabulary/delivery";
 import { attemptsKept } from "./kept-entries";
 import { isStreamFormat, observerFormats, observerProtocols } from "./observer-kinds";
 

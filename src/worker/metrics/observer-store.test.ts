@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { noDeliveriesYet } from "../../../test/support/delivery-status";
-import type { DeliveryStatus } from "../delivery/vocabulary";
+import type { DeliveryStatus } from "../vocabulary/delivery";
 import type { ObserverRegistration } from "./observer-schema";
 import { ObserverStore } from "./observer-store";
 

@@ -1,4 +1,4 @@
-import type { DeliveryStatus, DeliveryTarget, ObserverState } from "../delivery/vocabulary";
+import type { DeliveryStatus, DeliveryTarget, ObserverState } from "../vocabulary/delivery";
 import type { ObserverFormat, ObserverProtocol } from "./observer-kinds";
 import {
   type HttpDressing,

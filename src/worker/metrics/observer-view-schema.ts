@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AttemptRecord, DeliveryStatus } from "../delivery/vocabulary";
+import type { AttemptRecord, DeliveryStatus } from "../vocabulary/delivery";
 import { observerFormats, observerProtocols } from "./observer-kinds";
 import { type ObserverReport, observerPortSchema, type PublicObserver } from "./observer-schema";
 

@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { type DatumRow, seriesLabels } from "../intake/datum";
+import { type DatumRow, seriesLabels } from "../vocabulary/datum";
 import { recentDataKept } from "./kept-entries";
 import { minutesCounted, RecentData } from "./recent-data";
 

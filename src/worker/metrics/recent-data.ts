@@ -1,5 +1,5 @@
-import type { DatumRow } from "../intake/datum";
-import { rowsJson } from "../intake/row-json";
+import type { DatumRow } from "../vocabulary/datum";
+import { rowsJson } from "../vocabulary/row-json";
 import { recentDataKept } from "./kept-entries";
 
 /** How many minutes of acceptance counts a metric keeps, for the data rate of the last minutes. */

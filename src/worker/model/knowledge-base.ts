@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { FieldProblem } from "../../shared/problems";
-import { countingRequests } from "../ops/usage";
+import { countingRequests } from "../common/usage";
 import { integrityProblems } from "./integrity";
 import { ModelStore, type Referrer } from "./model-store";
 import type { ResourceClass } from "./ontology";

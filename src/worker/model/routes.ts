@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { jsonBodyReadByHandler } from "../../shared/http/json-body";
 import { readJson } from "../../shared/http/json-text";
 import { ApiError, zodProblems } from "../../shared/problems";
-import { emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
+import { emptyAnswer, jsonAnswer, problemAnswer } from "../http/answers";
 import type { AppEnv } from "../http/app-env";
 import { pathParams } from "../http/path-params";
 import { integrityProblems } from "./integrity";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { jsonPointer } from "../../shared/problems";
-import { maxIdentifierLength } from "../intake/rdf-literal-rules";
+import { maxIdentifierLength } from "../vocabulary/rdf-literal-rules";
 import {
   type GroupName,
   groupOfClass,

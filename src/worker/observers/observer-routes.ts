@@ -3,7 +3,7 @@ import { describeRoute } from "hono-openapi";
 import { z } from "zod";
 import { jsonBody, optionalJsonBody } from "../../shared/http/json-body";
 import { ApiError } from "../../shared/problems";
-import { emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
+import { emptyAnswer, jsonAnswer, problemAnswer } from "../http/answers";
 import type { AppEnv } from "../http/app-env";
 import { queryParams } from "../http/path-params";
 import { observerAddressProblem } from "../metrics/address-policy";

@@ -1,10 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
+import { countingRequests } from "../common/usage";
 import { runsOfMetricData } from "../delivery/metric-runs";
-import type { AttemptRecord, BatchReport, MetricDatum, ObserverPlan } from "../delivery/vocabulary";
-import { jsonRow } from "../intake/row-json";
 import { type ObserverChangeResult, ObserverDesk, type RetryNowResult } from "../metrics/observer-desk";
 import type { ObserverChange, ObserverRegistration, ObserverReport } from "../metrics/observer-schema";
-import { countingRequests } from "../ops/usage";
+import type { AttemptRecord, BatchReport, MetricDatum, ObserverPlan } from "../vocabulary/delivery";
+import { jsonRow } from "../vocabulary/row-json";
 import type { SelectorSpec } from "./selector-observer-schema";
 
 /** A selector observer as the API shows it. */

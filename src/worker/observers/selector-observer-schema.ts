@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { LabelChanges } from "../delivery/vocabulary";
 import { checkTargetFields, type ObserverRegistration, observerTargetFields } from "../metrics/observer-schema";
 import { matchSchema } from "../selectors/match-schema";
+import type { LabelChanges } from "../vocabulary/delivery";
 import { type ResourceSelection, resourceSelectionSchema } from "./model-selection/resource-selection-schema";
 
 const maxLabelChanges = 32;

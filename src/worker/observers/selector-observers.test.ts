@@ -6,7 +6,7 @@ import { expectProblem, request, sendJson, validationProblem } from "../../../te
 import { consumeGroups } from "../../../test/api/support/intake-batches";
 import { addObserver, declareMetric } from "../../../test/api/support/metrics";
 import { upload } from "../../../test/api/support/resources";
-import type { Datum } from "../intake/datum";
+import type { Datum } from "../vocabulary/datum";
 
 /** The test's clock, far ahead of the real one, so that no backlog alarm goes off by itself during a test. */
 const t0 = Date.UTC(2031, 0, 2, 3, 4, 5);

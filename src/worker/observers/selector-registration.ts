@@ -1,7 +1,7 @@
-import type { SelectorEntry } from "../delivery/vocabulary";
 import { metricCatalogStub } from "../metrics/metric-catalog";
 import { metricStub } from "../metrics/metric-object";
 import { observerAddress } from "../metrics/observer-schema";
+import type { SelectorEntry } from "../vocabulary/delivery";
 import { type SelectorObserverView, selectorObserverStub } from "./selector-observer-object";
 import { type SelectorObserverRegistration, type SelectorSpec, specOf, targetOf } from "./selector-observer-schema";
 

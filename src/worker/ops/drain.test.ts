@@ -2,6 +2,7 @@ import { createExecutionContext, createMessageBatch } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
+import { usage } from "../common/usage";
 import worker from "../index";
 import { encodeIntakeMessages } from "../intake/queue-message";
 import {
@@ -12,7 +13,6 @@ import {
   isDraining,
   startDraining,
 } from "./drain";
-import { usage } from "./usage";
 
 /** A promise and the function that settles it. */
 function gate() {

@@ -1,4 +1,4 @@
-import { usage } from "./usage";
+import { usage } from "../common/usage";
 
 /*
  * Draining, for a graceful stop of the local service: once draining, this isolate takes no more

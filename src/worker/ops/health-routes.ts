@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
-import { jsonAnswer } from "../contract/answers";
+import { jsonAnswer } from "../http/answers";
 import type { AppEnv } from "../http/app-env";
 import { healthOf } from "./early-health-answer";
 import { healthSchema } from "./health-schema";

@@ -2,11 +2,11 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../app";
-import type { Datum } from "../intake/datum";
 import { clearJournalEntries, intakeMessagesSend } from "../intake/journal/journal-client";
 import { recordIntakeQueue } from "../intake/journal/testing/recorded-queue";
 import { encodeIntakeMessages } from "../intake/queue-message";
 import { readIntakeMessage } from "../intake/queue-message-bytes";
+import type { Datum } from "../vocabulary/datum";
 
 /* The journal replay route; the drain routes are tested with the API (test/api/local-control.test.ts). */
 

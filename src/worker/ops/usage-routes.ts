@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
-import { jsonAnswer } from "../contract/answers";
+import { usage } from "../common/usage";
+import { jsonAnswer } from "../http/answers";
 import type { AppEnv } from "../http/app-env";
-import { usage } from "./usage";
 import { usageSchema } from "./usage-schema";
 
 /** This isolate's platform operations since it started (see usage.ts). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { intakeRoutes, type usage } from "./usage";
+import { intakeRoutes, type usage } from "../common/usage";
 
 const count = (description: string) => z.int().min(0).meta({ description });
 

@@ -1,8 +1,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { type DatumRow, seriesLabels } from "../intake/datum";
 import { type IntakeMessage, readIntakeMessage } from "../intake/queue-message-bytes";
 import { knowledgeBase } from "../model/knowledge-base";
+import { type DatumRow, seriesLabels } from "../vocabulary/datum";
 import { ruleSchema } from "./document/rule-schema";
 
 function rule(id: string, fields: Record<string, unknown> = {}) {

@@ -1,10 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
+import { countingRequests } from "../common/usage";
 import { readConfig } from "../config";
-import type { Datum, DatumRow } from "../intake/datum";
 import { intakeMessagesSend } from "../intake/journal/journal-client";
 import { encodeIntakeMessages, rowsToData } from "../intake/queue-message";
 import { knowledgeBase } from "../model/knowledge-base";
-import { countingRequests } from "../ops/usage";
+import type { Datum, DatumRow } from "../vocabulary/datum";
 import { type Accumulator, addToAccumulator, newAccumulator } from "./aggregation/accumulator";
 import type { RuleDefinition } from "./document/rule-schema";
 import { type CompiledRule, compileRule } from "./evaluation/compile-rule";

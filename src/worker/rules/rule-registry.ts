@@ -1,9 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
-import { OneAtATime } from "../../shared/one-at-a-time";
 import type { FieldProblem } from "../../shared/problems";
+import { OneAtATime } from "../common/one-at-a-time";
+import { countingRequests } from "../common/usage";
 import { readConfig } from "../config";
 import { metricStub } from "../metrics/metric-object";
-import { countingRequests } from "../ops/usage";
 import { type RuleEdge, ruleSetProblems } from "./checks/rule-set-checks";
 import type { InstalledRule, RuleDefinition } from "./document/rule-schema";
 import { type CompiledRule, compileRule } from "./evaluation/compile-rule";

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { jsonBody } from "../../shared/http/json-body";
 import { parseJsonText, readBodyText } from "../../shared/http/json-text";
 import { ApiError, type FieldProblem, zodProblems } from "../../shared/problems";
-import { answered, emptyAnswer, jsonAnswer, problemAnswer } from "../contract/answers";
+import { answered, emptyAnswer, jsonAnswer, problemAnswer } from "../http/answers";
 import type { AppEnv } from "../http/app-env";
 import { pathParams, queryParams } from "../http/path-params";
 import { metricStub } from "../metrics/metric-object";

@@ -2,7 +2,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../../src/worker/app";
-import { type IntakeRoute, usage } from "../../../src/worker/ops/usage";
+import { type IntakeRoute, usage } from "../../../src/worker/common/usage";
 import { type AgentRoute, agentRoutes } from "../support/agent-routes";
 import { checkedFetch } from "../support/checked-fetch";
 import { recentData } from "../support/recent-data";

@@ -1,4 +1,4 @@
-import { usage } from "../../../src/worker/ops/usage";
+import { usage } from "../../../src/worker/common/usage";
 
 /** What `work` returns, and the Durable Object requests the Worker made meanwhile. */
 export async function counting<T>(work: () => Promise<T>): Promise<{ value: T; requests: number }> {

@@ -1,8 +1,8 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../../src/worker/index";
-import type { Datum } from "../../../src/worker/intake/datum";
 import { encodeIntakeMessages } from "../../../src/worker/intake/queue-message";
+import type { Datum } from "../../../src/worker/vocabulary/datum";
 
 let batches = 0;
 

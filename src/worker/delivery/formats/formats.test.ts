@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Datum } from "../../intake/datum";
 import { toRow } from "../../intake/queue-message";
-import { parseMonitoringData } from "../../intake/rdf-json-reader";
+import { parseMonitoringData } from "../../intake/rdf-json/rdf-json-reader";
 import { streamFormats } from "../../metrics/observer-kinds";
-import type { MetricRun } from "../vocabulary";
+import type { Datum } from "../../vocabulary/datum";
+import type { MetricRun } from "../../vocabulary/delivery";
 import { streamSerializerFor } from ".";
 import type { StreamSerializer } from "./serializer";
 

@@ -1,6 +1,6 @@
-import { getOrCreate } from "../../../shared/get-or-create";
+import { getOrCreate } from "../../common/get-or-create";
 import { isStreamFormat, type ObserverFormat, type StreamFormat } from "../../metrics/observer-kinds";
-import type { LabelChanges, MetricRun } from "../vocabulary";
+import type { LabelChanges, MetricRun } from "../../vocabulary/delivery";
 import { graphiteSerializer } from "./graphite";
 import { influxDbSerializer } from "./influxdb";
 import { otlpJsonPayloads, otlpPayloads } from "./otlp/otlp-payloads";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type DatumRow, type Label, type LineField, seriesLabels } from "../../intake/datum";
-import type { MetricRun } from "../vocabulary";
+import { type DatumRow, type Label, type LineField, seriesLabels } from "../../vocabulary/datum";
+import type { MetricRun } from "../../vocabulary/delivery";
 import { influxDbSerializer } from "./influxdb";
 
 const lines = (runs: MetricRun[], changes?: Parameters<typeof influxDbSerializer.payloads>[1]) =>

@@ -1,5 +1,5 @@
-import type { DatumRow, Label, LineFieldType, SeriesLabels } from "../../intake/datum";
-import type { LabelChanges, MetricRun } from "../vocabulary";
+import type { DatumRow, Label, LineFieldType, SeriesLabels } from "../../vocabulary/datum";
+import type { LabelChanges, MetricRun } from "../../vocabulary/delivery";
 import { labelChanger } from "./label-changes";
 import { lineSerializer } from "./line-serializer";
 import { formatFiniteDouble } from "./number-format";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Label } from "../../intake/datum";
+import type { Label } from "../../vocabulary/datum";
 import { labelChanger } from "./label-changes";
 
 const pairs: Label[] = [

@@ -1,5 +1,5 @@
-import type { Label } from "../../intake/datum";
-import type { LabelChanges } from "../vocabulary";
+import type { Label } from "../../vocabulary/datum";
+import type { LabelChanges } from "../../vocabulary/delivery";
 
 /** A label set with an observer's changes applied. */
 export type LabelChanger = (pairs: readonly Label[]) => readonly Label[];

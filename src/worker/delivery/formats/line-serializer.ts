@@ -1,6 +1,6 @@
-import type { DatumRow } from "../../intake/datum";
 import type { StreamFormat } from "../../metrics/observer-kinds";
-import type { LabelChanges, MetricRun } from "../vocabulary";
+import type { DatumRow } from "../../vocabulary/datum";
+import type { LabelChanges, MetricRun } from "../../vocabulary/delivery";
 import type { Serializer, StreamSerializer } from "./serializer";
 
 /**

@@ -1,4 +1,4 @@
-import type { DatumRow } from "../../intake/datum";
+import type { DatumRow } from "../../vocabulary/datum";
 
 /** How a format spells the doubles that have no decimal form. */
 export interface NonFiniteSpelling {

@@ -1,6 +1,6 @@
-import type { DatumRow } from "../../intake/datum";
-import { monitoringDataNamespace, xsdDouble, xsdInteger, xsdString } from "../../intake/rdf-vocabulary";
-import type { MetricRun } from "../vocabulary";
+import type { DatumRow } from "../../vocabulary/datum";
+import type { MetricRun } from "../../vocabulary/delivery";
+import { monitoringDataNamespace, xsdDouble, xsdInteger, xsdString } from "../../vocabulary/rdf-vocabulary";
 import { formatDouble } from "./number-format";
 import type { StreamSerializer } from "./serializer";
 

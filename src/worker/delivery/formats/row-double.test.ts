@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { DatumRow } from "../../intake/datum";
 import { rowValue } from "../../intake/queue-message-bytes";
+import type { DatumRow } from "../../vocabulary/datum";
 import { rowDouble } from "./row-double";
 
 describe("rowDouble", () => {

@@ -1,4 +1,4 @@
-import type { DatumRow } from "../../intake/datum";
+import type { DatumRow } from "../../vocabulary/datum";
 
 /** A row's value as a double: the xsd:double spellings a row carries non-finite values in, read back. */
 export function rowDouble(value: DatumRow[2]): number {

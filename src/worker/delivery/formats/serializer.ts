@@ -1,5 +1,5 @@
 import type { ObserverFormat } from "../../metrics/observer-kinds";
-import type { LabelChanges, MetricRun } from "../vocabulary";
+import type { LabelChanges, MetricRun } from "../../vocabulary/delivery";
 
 /** How UDP may split a payload: whole lines packed per datagram, or one datum's document each. */
 export type DatagramPacking = "lines" | "one-per-datagram";

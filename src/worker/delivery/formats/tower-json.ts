@@ -1,6 +1,6 @@
-import { jsonDouble } from "../../../shared/json-double";
-import type { DatumRow } from "../../intake/datum";
-import type { MetricRun } from "../vocabulary";
+import { jsonDouble } from "../../common/json-double";
+import type { DatumRow } from "../../vocabulary/datum";
+import type { MetricRun } from "../../vocabulary/delivery";
 import type { StreamSerializer } from "./serializer";
 
 /**

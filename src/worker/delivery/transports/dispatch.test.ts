@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../config";
 import { instanceId } from "../../ops/instance-id";
-import type { Delivery } from "../vocabulary";
+import type { Delivery } from "../../vocabulary/delivery";
 import { executeDeliveries } from "./dispatch";
 
 const config = () => readConfig(env);

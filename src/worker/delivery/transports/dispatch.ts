@@ -1,5 +1,5 @@
 import type { Config } from "../../config";
-import type { Delivery, DeliveryResult } from "../vocabulary";
+import type { Delivery, DeliveryResult } from "../../vocabulary/delivery";
 import { deliverOverHttp } from "./http";
 import { deliverViaRelay } from "./relay-client";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { instanceId } from "../../ops/instance-id";
-import type { Delivery } from "../vocabulary";
+import type { Delivery } from "../../vocabulary/delivery";
 import { deliverOverHttp } from "./http";
 
 /** One delivery of one datum to http://<id>.example/, with the observer's own `headers`. */

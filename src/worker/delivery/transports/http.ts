@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
+import { countedFetch } from "../../common/usage";
 import type { ObserverFormat } from "../../metrics/observer-kinds";
 import { instanceId } from "../../ops/instance-id";
-import { countedFetch } from "../../ops/usage";
 import { serviceVersion } from "../../ops/version";
+import type { Delivery, DeliveryResult, MetricRun } from "../../vocabulary/delivery";
 import { serializerFor } from "../formats";
 import type { PayloadBody, Serializer } from "../formats/serializer";
 import { halvesOfRuns, runsData } from "../metric-runs";
 import { retryAfterSeconds } from "../retry-schedule";
-import type { Delivery, DeliveryResult, MetricRun } from "../vocabulary";
 import { describeNetworkError } from "./network-failure";
 import { rejectedDataPoints } from "./otlp-partial-success";
 import { viaHeaderName, viaHeaderValue } from "./via-header";

@@ -1,10 +1,10 @@
 import { packBatches } from "../../../shared/bounded-batches";
 import { type RelayDelivery, relayDeliveriesPath, relayResponseSchema } from "../../../shared/relay-contract";
+import { countedFetch } from "../../common/usage";
 import type { Config } from "../../config";
 import { isStreamFormat } from "../../metrics/observer-kinds";
-import { countedFetch } from "../../ops/usage";
+import type { Delivery, DeliveryResult } from "../../vocabulary/delivery";
 import { streamSerializerFor } from "../formats";
-import type { Delivery, DeliveryResult } from "../vocabulary";
 
 const maxDeliveriesPerRequest = 1_000;
 /** Well under the relay's default body limit (8 MiB), JSON escaping included. */

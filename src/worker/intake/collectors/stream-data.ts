@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { getOrCreate } from "../../../shared/get-or-create";
 import { type FieldProblem, zodProblems } from "../../../shared/problems";
-import { settingDefaults } from "../../contract/setting-defaults";
-import { metricNameSchema } from "../../metrics/metric-name";
-import type { Datum } from "../datum";
-import { maxIdentifierLength } from "../rdf-literal-rules";
+import { getOrCreate } from "../../common/get-or-create";
+import { settingDefaults } from "../../http/setting-defaults";
+import type { Datum } from "../../vocabulary/datum";
+import { metricNameSchema } from "../../vocabulary/metric-name";
+import { maxIdentifierLength } from "../../vocabulary/rdf-literal-rules";
 
 /*
  * What the original's data collectors post to a stream: a flat JSON array of

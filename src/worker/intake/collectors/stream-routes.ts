@@ -4,13 +4,13 @@ import { z } from "zod";
 import { jsonBodyReadByHandler } from "../../../shared/http/json-body";
 import { readJson } from "../../../shared/http/json-text";
 import { ApiError } from "../../../shared/problems";
-import { jsonAnswer, problemAnswer } from "../../contract/answers";
-import { settingDefaults } from "../../contract/setting-defaults";
+import { usage } from "../../common/usage";
+import { jsonAnswer, problemAnswer } from "../../http/answers";
 import type { AppEnv } from "../../http/app-env";
 import { loopRefusalDescription, refuseLoop } from "../../http/loop-check";
 import { pathParams } from "../../http/path-params";
+import { settingDefaults } from "../../http/setting-defaults";
 import { acceptingIntake } from "../../ops/drain";
-import { usage } from "../../ops/usage";
 import { queueData, refuseWhileDraining } from "../accept-data";
 import { readStreamData, streamBodySchema } from "./stream-data";
 

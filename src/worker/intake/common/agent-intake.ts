@@ -1,8 +1,8 @@
 import type { Context, Handler } from "hono";
 import { ApiError } from "../../../shared/problems";
+import { type IntakeRoute, usage } from "../../common/usage";
 import type { AppEnv } from "../../http/app-env";
 import { acceptingIntake } from "../../ops/drain";
-import { type IntakeRoute, usage } from "../../ops/usage";
 import { queueData, refuseWhileDraining, retryAfterSeconds } from "../accept-data";
 import type { LabelledPoints, RefusedPart } from "./series";
 import { type SeriesKeyOptions, seriesToData } from "./series-data";

@@ -1,4 +1,4 @@
-import { settingDefaults } from "../../contract/setting-defaults";
+import { settingDefaults } from "../../http/setting-defaults";
 
 /*
  * What the agents' routes say alike in the API's document: how a request names its series' keys,

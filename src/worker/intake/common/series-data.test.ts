@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LineField } from "../datum";
+import type { LineField } from "../../vocabulary/datum";
 import { agentDatumId, metricHash, seriesHashSeed } from "./datum-id";
 import type { LabelledPoints } from "./series";
 import { type SeriesKeyOptions, seriesResourceId, seriesToData } from "./series-data";

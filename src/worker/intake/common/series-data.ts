@@ -1,6 +1,6 @@
-import { metricNameSchema } from "../../metrics/metric-name";
-import { type Datum, type Label, type SeriesLabels, seriesLabels } from "../datum";
-import { maxIdentifierLength } from "../rdf-literal-rules";
+import { type Datum, type Label, type SeriesLabels, seriesLabels } from "../../vocabulary/datum";
+import { metricNameSchema } from "../../vocabulary/metric-name";
+import { maxIdentifierLength } from "../../vocabulary/rdf-literal-rules";
 import { agentDatumId, type HashLanes, metricHash, seriesHashSeed } from "./datum-id";
 import type { LabelledPoints, RefusedPart } from "./series";
 

@@ -1,4 +1,4 @@
-import type { Label, LineField } from "../datum.ts";
+import type { Label, LineField } from "../../vocabulary/datum.ts";
 
 /**
  * What every agent protocol's reader yields: points that share one label set, before the label set

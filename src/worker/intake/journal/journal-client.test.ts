@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { counting } from "../../../../test/api/support/durable-object-requests";
-import type { Datum } from "../datum";
+import type { Datum } from "../../vocabulary/datum";
 import { encodeIntakeMessages, sendMessages } from "../queue-message";
 import { readIntakeMessage } from "../queue-message-bytes";
 import { clearJournalEntries, intakeMessagesSend, journalShard, journalShards, replayJournal } from "./journal-client";

@@ -1,5 +1,5 @@
-import { getOrCreate } from "../../../shared/get-or-create";
-import { countingRequests } from "../../ops/usage";
+import { getOrCreate } from "../../common/get-or-create";
+import { countingRequests } from "../../common/usage";
 import { sendMessages } from "../queue-message";
 import { type IntakeMessage, withJournalReference } from "../queue-message-bytes";
 import type { IntakeJournal } from "./intake-journal";

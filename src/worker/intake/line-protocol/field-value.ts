@@ -4,7 +4,7 @@
  * 64-bit ranges. NaN and infinities have no spelling in line protocol, and a float too large for
  * a double is out of range, so every value read is finite.
  */
-import type { LineFieldType } from "../datum";
+import type { LineFieldType } from "../../vocabulary/datum";
 import { digitsValue, integerDigits } from "./decimal";
 
 export type FieldValueProblem =

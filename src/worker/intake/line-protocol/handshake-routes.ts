@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { z } from "zod";
 import { ApiError } from "../../../shared/problems";
-import { answered, emptyAnswer, problemReference } from "../../contract/answers";
+import { answered, emptyAnswer, problemReference } from "../../http/answers";
 import type { AppEnv } from "../../http/app-env";
 import { influxV1Error, influxV1ErrorSchema } from "./influx-answers";
 

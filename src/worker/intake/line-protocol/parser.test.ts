@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { LineFieldType } from "../../vocabulary/datum";
 import type { LabelledPoints } from "../common/series";
-import type { LineFieldType } from "../datum";
 import { type LinePrecision, type LineProtocolResult, parseLineProtocol, refusalDetailLimit } from "./parser";
 import { type CorpusCase, type CorpusField, decodeCorpus } from "./testdata/corpus";
 

@@ -8,8 +8,9 @@
  * from where it went wrong to the next newline, as the reference decoder does, so an unterminated
  * string takes the rest of the body with it.
  */
+
+import type { Label, LineField, LineFieldType } from "../../vocabulary/datum";
 import type { LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
-import type { Label, LineField, LineFieldType } from "../datum";
 import { fieldType, fieldValue } from "./field-value";
 import { type LinePrecision, timestampMilliseconds } from "./timestamp";
 

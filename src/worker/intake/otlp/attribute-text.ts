@@ -1,4 +1,4 @@
-import type { Label } from "../datum";
+import type { Label } from "../../vocabulary/datum";
 import type { AnyValue, Attribute, KeyValueList } from "./metrics-model";
 
 /**

@@ -1,5 +1,5 @@
+import type { Label } from "../../vocabulary/datum";
 import type { LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
-import type { Label } from "../datum";
 import { attributeLabels, numberText } from "./attribute-text";
 import {
   type DataPoint,

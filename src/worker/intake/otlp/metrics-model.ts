@@ -1,4 +1,4 @@
-import type { Label } from "../datum";
+import type { Label } from "../../vocabulary/datum";
 /*
  * What the two readers of an OTLP ExportMetricsServiceRequest (protobuf and JSON) hand the mapping,
  * one data point at a time: only the fields the mapping reads, in the same form from both

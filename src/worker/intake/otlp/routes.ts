@@ -5,7 +5,7 @@ import { assertJsonDepth, parseJsonText } from "../../../shared/http/json-text";
 import { ApiError } from "../../../shared/problems";
 import { readThenRelease } from "../../../shared/release-bytes";
 import { utf8BodyText } from "../../../shared/utf8";
-import { answered } from "../../contract/answers";
+import { answered } from "../../http/answers";
 import type { AppEnv } from "../../http/app-env";
 import { loopRefusalDescription, refuseLoop } from "../../http/loop-check";
 import { acceptReading, agentHandler, describeRefusals } from "../common/agent-intake";

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { ApiError } from "../../../shared/problems";
 import { readThenRelease } from "../../../shared/release-bytes";
-import { emptyAnswer, problemReference } from "../../contract/answers";
+import { emptyAnswer, problemReference } from "../../http/answers";
 import type { AppEnv } from "../../http/app-env";
 import { loopRefusalDescription, refuseLoop } from "../../http/loop-check";
 import { acceptReading, agentHandler, describeRefusals } from "../common/agent-intake";

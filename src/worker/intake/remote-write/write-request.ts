@@ -1,8 +1,8 @@
+import type { Label } from "../../vocabulary/datum";
 import { BytesTable } from "../common/bytes-table";
 import { ProtobufReader, wireType } from "../common/protobuf-reader";
 import type { LabelledPoints, RefusedPart, SeriesPoint } from "../common/series";
 import { tabledRun } from "../common/tabled-run";
-import type { Label } from "../datum";
 
 /*
  * Prometheus remote write 1.0 (prompb's remote.proto and types.proto): WriteRequest holds

@@ -1,4 +1,4 @@
-import type { Datum, SeriesLabels } from "../datum";
+import type { Datum, SeriesLabels } from "../../vocabulary/datum";
 
 /** A datum for the intake's tests, with labels only when given (as intake makes them). */
 export function datum(

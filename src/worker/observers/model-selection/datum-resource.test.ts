@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { seriesResourceId } from "../../intake/common/series-data";
-import type { Label } from "../../intake/datum";
+import type { Label } from "../../vocabulary/datum";
 import { datumResource } from "./datum-resource";
 
 /** Texts rich in what a resourceId's key escapes. */

@@ -1,14 +1,14 @@
 import { collectorRegistry } from "../../collectors/collector-registry";
 import type { CollectorRecord } from "../../collectors/collector-store";
-import type { DeliveryStatus, ObserverState } from "../../delivery/vocabulary";
+import { intakeRoutes, type RouteCounts, usage } from "../../common/usage";
 import { loopsRefused } from "../../http/loop-check";
 import { metricCatalogStub } from "../../metrics/metric-catalog";
 import { metricStub } from "../../metrics/metric-object";
 import { ruleStub } from "../../rules/rule-object";
 import { ruleRegistry } from "../../rules/rule-registry";
 import type { RuleStatus } from "../../rules/rule-view-schema";
+import type { DeliveryStatus, ObserverState } from "../../vocabulary/delivery";
 import { drainProgress } from "../drain";
-import { intakeRoutes, type RouteCounts, usage } from "../usage";
 import type { Family, Labels } from "./exposition";
 
 /** How many objects are asked at once: a scrape must not open a request per metric all together. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { maxIdentifierLength } from "../../intake/rdf-literal-rules";
+import { maxIdentifierLength } from "../../vocabulary/rdf-literal-rules";
 
 /*
  * The JSON form of a monitoring-rule document: the original's XML structure, element for element.

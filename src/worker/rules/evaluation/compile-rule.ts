@@ -1,11 +1,11 @@
 import type { FieldProblem } from "../../../shared/problems";
 import { jsonPointer } from "../../../shared/problems";
 import type { Config } from "../../config";
-import { maxIdentifierLength } from "../../intake/rdf-literal-rules";
 import { observerAddressProblem } from "../../metrics/address-policy";
-import { metricNameSchema } from "../../metrics/metric-name";
 import { observerRegistrationSchema } from "../../metrics/observer-schema";
 import { inWords, isResourceClass, withArticle } from "../../model/ontology";
+import { metricNameSchema } from "../../vocabulary/metric-name";
+import { maxIdentifierLength } from "../../vocabulary/rdf-literal-rules";
 import { type AggregateFunction, aggregateFunctions, type RuleDefinition } from "../document/rule-schema";
 import { type Condition, parseCondition } from "../expressions/condition";
 import { parseValueExpression, type ValueExpression } from "../expressions/value-expression";

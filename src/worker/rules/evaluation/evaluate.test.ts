@@ -7,8 +7,8 @@ import {
   ruleDefinition,
 } from "../../../../test/api/support/rules";
 import { emptyModel, referenceModel } from "../../../../test/support/model";
-import { type Datum, type SeriesLabels, seriesLabels } from "../../intake/datum";
 import type { ModelDocument } from "../../model/schema";
+import { type Datum, type SeriesLabels, seriesLabels } from "../../vocabulary/datum";
 import { type Accumulator, addToAccumulator, newAccumulator } from "../aggregation/accumulator";
 import { ModelSnapshot } from "../targeting/model-snapshot";
 import { type CompiledRule, compileRule } from "./compile-rule";

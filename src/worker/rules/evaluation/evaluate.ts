@@ -1,4 +1,4 @@
-import { type Datum, type SeriesLabels, seriesLabels } from "../../intake/datum";
+import { type Datum, type SeriesLabels, seriesLabels } from "../../vocabulary/datum";
 import {
   type Accumulator,
   aggregateValue,

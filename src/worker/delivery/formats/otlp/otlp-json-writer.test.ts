@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { seriesLabels } from "../../../intake/datum";
 import { readMetricsJson } from "../../../intake/otlp/metrics-json";
 import { encodeRequest } from "../../../intake/otlp/testing/otlp-protobuf-encoder";
-import type { MetricRun } from "../../vocabulary";
+import { seriesLabels } from "../../../vocabulary/datum";
+import type { MetricRun } from "../../../vocabulary/delivery";
 import { otlpJsonRequest } from "./otlp-json-writer";
 import { otlpMetricsRequest } from "./otlp-metrics-request";
 import { otlpProtobufRequest } from "./otlp-protobuf-writer";

@@ -1,4 +1,4 @@
-import type { Label } from "../../../intake/datum";
+import type { Label } from "../../../vocabulary/datum";
 import { formatDouble } from "../number-format";
 import type { OtlpGauge, OtlpMetricsRequest, OtlpResourceMetrics } from "./otlp-metrics-request";
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type DatumRow, seriesLabels } from "../../../intake/datum";
-import type { LabelChanges, MetricRun } from "../../vocabulary";
+import { type DatumRow, seriesLabels } from "../../../vocabulary/datum";
+import type { LabelChanges, MetricRun } from "../../../vocabulary/delivery";
 import { otlpMetricsRequest, otlpScopeName, timeUnixNano } from "./otlp-metrics-request";
 import {
   expectedPoints,

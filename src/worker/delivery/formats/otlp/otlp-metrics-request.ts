@@ -1,5 +1,5 @@
-import type { Label, SeriesLabels } from "../../../intake/datum";
-import type { LabelChanges, MetricRun } from "../../vocabulary";
+import type { Label, SeriesLabels } from "../../../vocabulary/datum";
+import type { LabelChanges, MetricRun } from "../../../vocabulary/delivery";
 import { type LabelChanger, labelChanger } from "../label-changes";
 import { rowDouble } from "../row-double";
 

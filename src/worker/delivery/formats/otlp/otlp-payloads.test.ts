@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type SeriesKeyOptions, seriesToData } from "../../../intake/common/series-data";
-import type { Datum } from "../../../intake/datum";
 import { readMetricsJson } from "../../../intake/otlp/metrics-json";
 import type { OtlpMetricsResult } from "../../../intake/otlp/metrics-mapping";
 import { readMetricsProtobuf } from "../../../intake/otlp/metrics-protobuf";
@@ -9,7 +8,8 @@ import { encodeRequest } from "../../../intake/otlp/testing/otlp-protobuf-encode
 import { readerCases } from "../../../intake/otlp/testing/reader-cases";
 import { recordingsArbitrary, sdkExport } from "../../../intake/otlp/testing/sdk-export";
 import { toRow } from "../../../intake/queue-message";
-import type { MetricRun } from "../../vocabulary";
+import type { Datum } from "../../../vocabulary/datum";
+import type { MetricRun } from "../../../vocabulary/delivery";
 import { otlpJsonPayloads, otlpPayloads } from "./otlp-payloads";
 import {
   arrivalMs,

@@ -1,4 +1,4 @@
-import type { LabelChanges, MetricRun } from "../../vocabulary";
+import type { LabelChanges, MetricRun } from "../../../vocabulary/delivery";
 import { otlpJsonRequest } from "./otlp-json-writer";
 import { type OtlpMetricsRequest, otlpMetricsRequest } from "./otlp-metrics-request";
 import { otlpProtobufRequest } from "./otlp-protobuf-writer";

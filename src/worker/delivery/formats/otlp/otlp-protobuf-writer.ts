@@ -1,4 +1,4 @@
-import type { Label } from "../../../intake/datum";
+import type { Label } from "../../../vocabulary/datum";
 import { fixed64FieldLength, lengthDelimitedLength, ProtobufWriter } from "../protobuf-writer";
 import type { OtlpGauge, OtlpMetricsRequest, OtlpNumberPoint, OtlpResourceMetrics } from "./otlp-metrics-request";
 

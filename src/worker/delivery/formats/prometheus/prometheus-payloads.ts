@@ -1,4 +1,4 @@
-import type { LabelChanges, MetricRun } from "../../vocabulary";
+import type { LabelChanges, MetricRun } from "../../../vocabulary/delivery";
 import { prometheusSeries } from "./prometheus-series";
 import { encodeSnappyBlock } from "./snappy-block-writer";
 import { encodeLabelFields, type TimeSeriesPart, writeRequestBytes } from "./write-request-writer";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Label } from "../../../intake/datum";
-import type { LabelChanges, MetricRun } from "../../vocabulary";
+import type { Label } from "../../../vocabulary/datum";
+import type { LabelChanges, MetricRun } from "../../../vocabulary/delivery";
 import { prometheusLabelName, prometheusMetricName, prometheusSeries } from "./prometheus-series";
 import { row } from "./testing/remote-write-cases";
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Label } from "../../../intake/datum";
 import { encodeWriteRequest, type SeriesToEncode } from "../../../intake/remote-write/testing/write-request-encoder";
 import { readWriteRequest } from "../../../intake/remote-write/write-request";
+import type { Label } from "../../../vocabulary/datum";
 import { byLabelName } from "../label-changes";
 import { readBack, type SampledSeries } from "./testing/remote-write-cases";
 import { encodeLabelFields, type TimeSeriesPart, writeRequestBytes } from "./write-request-writer";

@@ -4,10 +4,10 @@
  * independently of the writers, and what the intake's readers read back of one, in a form to compare.
  */
 import fc from "fast-check";
-import type { DatumRow, Label, SeriesLabels } from "../../../../intake/datum";
-import { seriesLabels } from "../../../../intake/datum";
 import type { OtlpMetricsResult } from "../../../../intake/otlp/metrics-mapping";
-import type { LabelChanges, MetricRun } from "../../../vocabulary";
+import type { DatumRow, Label, SeriesLabels } from "../../../../vocabulary/datum";
+import { seriesLabels } from "../../../../vocabulary/datum";
+import type { LabelChanges, MetricRun } from "../../../../vocabulary/delivery";
 import { byLabelName } from "../../label-changes";
 import type { OtlpMetricsRequest } from "../otlp-metrics-request";
 

@@ -3,8 +3,8 @@
  * (the intake's reader), in a form to compare.
  */
 import { expect } from "vitest";
-import { type DatumRow, type Label, seriesLabels } from "../../../../intake/datum";
 import { readWriteRequest } from "../../../../intake/remote-write/write-request";
+import { type DatumRow, type Label, seriesLabels } from "../../../../vocabulary/datum";
 import { byLabelName } from "../../label-changes";
 
 /** A series as the tests state it and read it back: its labels and its samples. */

@@ -4,9 +4,10 @@
  * to the metric's object (attempts, and data still owed, which go to the observer's backlog), and
  * what an observer's status and attempt log show.
  */
-import type { DatumRow } from "../intake/datum";
+
 import type { ObserverFormat, ObserverProtocol } from "../metrics/observer-kinds";
 import type { ResourceSelection } from "../observers/model-selection/resource-selection-schema";
+import type { DatumRow } from "./datum";
 
 /** Labels an observer adds to and drops from the series it receives, in the formats that carry labels. */
 export interface LabelChanges {

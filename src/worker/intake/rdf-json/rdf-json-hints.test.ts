@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { rulesFor } from "../../vocabulary/rdf-literal-rules";
 import { missingPropertyMessage, notAnObjectMessage, propertyExample, towerDatumMessage } from "./rdf-json-hints";
-import { rulesFor } from "./rdf-literal-rules";
 
 const rules = rulesFor(256);
 const md = "http://www.modaclouds.eu/rdfs/1.0/monitoringdata#";

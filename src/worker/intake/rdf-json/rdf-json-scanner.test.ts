@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rdfJsonBody } from "../../../tools/testing/monitoring-data";
+import { rdfJsonBody } from "../../../../tools/testing/monitoring-data";
+import { acceptedNamespaces, xsdDouble, xsdInteger, xsdString } from "../../vocabulary/rdf-vocabulary";
 import { parseMonitoringData } from "./rdf-json-reader";
 import { scanMonitoringData } from "./rdf-json-scanner";
-import { acceptedNamespaces, xsdDouble, xsdInteger, xsdString } from "./rdf-vocabulary";
 
 const limits = { maxData: 50, maxMetricNameLength: 40 };
 const [md, model] = acceptedNamespaces;

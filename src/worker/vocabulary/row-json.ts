@@ -1,4 +1,4 @@
-import { jsonDouble } from "../../shared/json-double";
+import { jsonDouble } from "../common/json-double";
 import type { DatumRow } from "./datum";
 
 /** A row as JSON.stringify should write it: negative zero keeps its sign, which JSON.stringify drops; labels stay. */

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { getOrCreate } from "../../shared/get-or-create";
-import { metricNameSchema } from "../metrics/metric-name";
+import { getOrCreate } from "../common/get-or-create";
 import type { Datum } from "./datum";
+import { metricNameSchema } from "./metric-name";
 import { type DatumProperty, datumProperties, xsdDouble, xsdInteger, xsdString } from "./rdf-vocabulary";
 
 /*

@@ -1,5 +1,5 @@
-import type { PropertyRules } from "./rdf-literal-rules";
-import { type DatumProperty, datumProperties, monitoringDataNamespace } from "./rdf-vocabulary";
+import type { PropertyRules } from "../../vocabulary/rdf-literal-rules";
+import { type DatumProperty, datumProperties, monitoringDataNamespace } from "../../vocabulary/rdf-vocabulary";
 
 /*
  * What to tell a client whose body is not RDF/JSON monitoring data but close to it: the shapes

@@ -1,6 +1,5 @@
-import { getOrCreate } from "../../shared/get-or-create";
-import type { Datum } from "./datum";
-import type { MonitoringDataLimits } from "./rdf-json-reader";
+import { getOrCreate } from "../../common/get-or-create";
+import type { Datum } from "../../vocabulary/datum";
 import {
   type LexicalCheck,
   maxIdentifierLength,
@@ -8,8 +7,9 @@ import {
   type PropertyRules,
   requestChecks,
   rulesFor,
-} from "./rdf-literal-rules";
-import { acceptedNamespaces, datumProperties } from "./rdf-vocabulary";
+} from "../../vocabulary/rdf-literal-rules";
+import { acceptedNamespaces, datumProperties } from "../../vocabulary/rdf-vocabulary";
+import type { MonitoringDataLimits } from "./rdf-json-reader";
 
 /*
  * The fast path of intake: reads a body of the common shape straight from its text, building

@@ -1,7 +1,6 @@
-import { assertJsonDepth } from "../../shared/http/json-text";
-import { type FieldProblem, jsonPointer, unknownField } from "../../shared/problems";
-import type { Datum } from "./datum";
-import { missingPropertyMessage, noDataMessage, notAnObjectMessage, towerDatumMessage } from "./rdf-json-hints";
+import { assertJsonDepth } from "../../../shared/http/json-text";
+import { type FieldProblem, jsonPointer, unknownField } from "../../../shared/problems";
+import type { Datum } from "../../vocabulary/datum";
 import {
   type LexicalCheck,
   maxIdentifierLength,
@@ -9,8 +8,9 @@ import {
   type PropertyRules,
   requestChecks,
   rulesFor,
-} from "./rdf-literal-rules";
-import { acceptedNamespaces, type DatumProperty, datumProperties } from "./rdf-vocabulary";
+} from "../../vocabulary/rdf-literal-rules";
+import { acceptedNamespaces, type DatumProperty, datumProperties } from "../../vocabulary/rdf-vocabulary";
+import { missingPropertyMessage, noDataMessage, notAnObjectMessage, towerDatumMessage } from "./rdf-json-hints";
 
 /*
  * The RDF/JSON structure (subjects → predicates → a list holding one literal object) is walked by

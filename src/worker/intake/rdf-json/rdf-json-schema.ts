@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { documentedMetricName } from "../metrics/metric-schema";
-import { maxIdentifierLength } from "./rdf-literal-rules";
+import { documentedMetricName } from "../../metrics/metric-schema";
+import { maxIdentifierLength } from "../../vocabulary/rdf-literal-rules";
 import {
   acceptedNamespaces,
   type DatumProperty,
@@ -8,7 +8,7 @@ import {
   xsdDouble,
   xsdInteger,
   xsdString,
-} from "./rdf-vocabulary";
+} from "../../vocabulary/rdf-vocabulary";
 
 /*
  * The RDF/JSON shape of monitoring data as a zod schema, for the API's document: requests are

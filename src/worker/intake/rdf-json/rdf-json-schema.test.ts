@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { monitoringNamespace, rdfJsonBody, rdfJsonSubject } from "../../../tools/testing/monitoring-data";
-import { settingDefaults } from "../contract/setting-defaults";
+import { monitoringNamespace, rdfJsonBody, rdfJsonSubject } from "../../../../tools/testing/monitoring-data";
+import { settingDefaults } from "../../http/setting-defaults";
+import { modelNamespace } from "../../vocabulary/rdf-vocabulary";
 import { parseMonitoringData } from "./rdf-json-reader";
 import { monitoringDataSchema } from "./rdf-json-schema";
-import { modelNamespace } from "./rdf-vocabulary";
 
 /*
  * The reader validates intake bodies; the schema documents them. Both must reach the same verdict

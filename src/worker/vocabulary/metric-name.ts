@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getOrCreate } from "../../shared/get-or-create";
+import { getOrCreate } from "../common/get-or-create";
 
 // \p{Cc} covers C0, DEL and C1. \p{Cs} only matches an unpaired surrogate under the u flag: such a
 // name has no UTF-8 form, so two different names would collapse into one once encoded.

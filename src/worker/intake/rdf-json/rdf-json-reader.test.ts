@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonPointer } from "../../shared/problems";
+import { jsonPointer } from "../../../shared/problems";
 import { parseMonitoringData } from "./rdf-json-reader";
 
 const md = "http://www.modaclouds.eu/rdfs/1.0/monitoringdata#";
