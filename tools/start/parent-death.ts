@@ -4,8 +4,14 @@ import { delimiter, join } from "node:path";
 /*
  * Every process the launcher starts dies with it, even when the launcher is killed with SIGKILL
  * and gets no chance to stop them: they run under util-linux's setpriv, which asks the kernel to
- * send them SIGKILL when their parent dies (PR_SET_PDEATHSIG).
+ * send them SIGKILL when their parent dies (PR_SET_PDEATHSIG). The launcher itself stops, draining,
+ * when its own parent dies (npm, or a supervisor): it notices that it was given another parent.
  */
+
+/** How often a process looks whether its parent is still there. */
+const parentCheckIntervalMs = 250;
+/** The parent this process started with (read as the launcher's modules load, at its start). */
+const startingParent = process.ppid;
 
 function onPath(program: string): string | undefined {
   for (const directory of (process.env.PATH ?? "").split(delimiter)) {
@@ -41,4 +47,17 @@ export function findSetpriv(): string | undefined {
 export function boundToParent(command: string, args: readonly string[]): [string, string[]] {
   const path = findSetpriv();
   return path ? [path, ["--pdeathsig", "KILL", "--", command, ...args]] : [command, [...args]];
+}
+
+/**
+ * Calls `then` once, when the parent this process started with has died, even before this call:
+ * the kernel then gives it another (init, or a subreaper). The check does not keep the process alive.
+ */
+export function onParentDeath(then: () => void, intervalMs = parentCheckIntervalMs): void {
+  const check = setInterval(() => {
+    if (process.ppid === startingParent) return;
+    clearInterval(check);
+    then();
+  }, intervalMs);
+  check.unref();
 }

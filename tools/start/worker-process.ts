@@ -4,6 +4,7 @@ import { createWriteStream } from "node:fs";
 import { createRequire } from "node:module";
 import type { Writable } from "node:stream";
 import { waitUntilHealthy } from "./health.ts";
+import { writeLocalWranglerConfig } from "./local-wrangler-config.ts";
 import { boundToParent } from "./parent-death.ts";
 import { projectRoot } from "./project.ts";
 import { wrapWorkerd } from "./workerd-wrapper.ts";
@@ -77,6 +78,9 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
   const args = [
     ...wranglerCli,
     "dev",
+    // wrangler.toml's Worker inside the local entry, as npm start runs it.
+    "--config",
+    await writeLocalWranglerConfig(),
     "--ip",
     "127.0.0.1",
     "--port",
