@@ -1,11 +1,15 @@
 import { DurableObject } from "cloudflare:workers";
 import type { FieldProblem } from "../../shared/problems";
 import { OneAtATime } from "../common/one-at-a-time";
+import { migrateSchema, type SchemaSteps } from "../common/sql-migrations";
 import { countingRequests } from "../common/usage";
 import { knowledgeBase } from "../model/knowledge-base";
 import { tellRulesTheModelChanged } from "../model/model-changed";
-import { type CollectorRecord, CollectorStore, expiryOf } from "./collector-store";
+import { type CollectorRecord, CollectorStore, collectorSchema, expiryOf } from "./collector-store";
 import type { Descriptor } from "./descriptor-schema";
+
+/** The registry's schema steps, numbered from 1 in this order. */
+const schemaSteps: SchemaSteps = [collectorSchema];
 
 export type Registration = { ok: true } | { ok: false; problems: FieldProblem[] };
 
@@ -23,7 +27,8 @@ export class CollectorRegistry extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.store = ctx.storage.transactionSync(() => new CollectorStore(ctx.storage.sql));
+    migrateSchema(ctx.storage, schemaSteps);
+    this.store = new CollectorStore(ctx.storage.sql);
   }
 
   /**

@@ -27,22 +27,23 @@ export function expiryOf(collector: Pick<CollectorRecord, "descriptor" | "lastHe
 
 const columns = "id, descriptor, registered_at, heard_at";
 
+/** The collector table: a schema step of the collector registry. */
+export const collectorSchema = `
+  CREATE TABLE collector (
+    id TEXT PRIMARY KEY,
+    descriptor TEXT NOT NULL,
+    keep_alive_ms INTEGER NOT NULL,
+    registered_at INTEGER NOT NULL,
+    heard_at INTEGER NOT NULL
+  );
+`;
+
 /**
  * The registrations in SQLite. The keep-alive is a column of its own so that the expired collectors
  * and the next expiry are found by a query rather than by reading every description.
  */
 export class CollectorStore {
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(`
-      CREATE TABLE IF NOT EXISTS collector (
-        id TEXT PRIMARY KEY,
-        descriptor TEXT NOT NULL,
-        keep_alive_ms INTEGER NOT NULL,
-        registered_at INTEGER NOT NULL,
-        heard_at INTEGER NOT NULL
-      );
-    `);
-  }
+  constructor(private readonly sql: SqlStorage) {}
 
   /** Registers the collector, or replaces the registration of that id; registering counts as being heard from. */
   put(id: string, descriptor: Descriptor, now: number): void {

@@ -1,6 +1,5 @@
 import type { AttemptRecord, AttemptReport } from "../vocabulary/delivery";
 import { attemptsKept } from "./kept-entries";
-import { addMissingColumns } from "./sql-columns";
 
 type AttemptRow = {
   at: number;
@@ -14,33 +13,33 @@ type AttemptRow = {
   webhook_id: string;
 };
 
+/** The attempt table: a schema step of every object that holds observers. */
+export const attemptSchema = `
+  CREATE TABLE attempt (
+    observer_id TEXT NOT NULL,
+    slot INTEGER NOT NULL,
+    sequence INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    attempt INTEGER NOT NULL,
+    ok INTEGER NOT NULL,
+    http_status INTEGER,
+    error TEXT,
+    latency_ms INTEGER NOT NULL,
+    data INTEGER NOT NULL,
+    rejected INTEGER NOT NULL DEFAULT 0,
+    webhook_id TEXT NOT NULL,
+    PRIMARY KEY (observer_id, slot)
+  );
+  CREATE INDEX attempt_sequence ON attempt (observer_id, sequence);
+`;
+
 /**
  * The latest delivery attempts of each observer, in the metric's SQLite storage. Each observer has
  * a ring of `attemptsKept` slots, so logging an attempt writes one row and the log never needs a
  * clean-up.
  */
 export class AttemptLog {
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(`
-      CREATE TABLE IF NOT EXISTS attempt (
-        observer_id TEXT NOT NULL,
-        slot INTEGER NOT NULL,
-        sequence INTEGER NOT NULL,
-        at INTEGER NOT NULL,
-        attempt INTEGER NOT NULL,
-        ok INTEGER NOT NULL,
-        http_status INTEGER,
-        error TEXT,
-        latency_ms INTEGER NOT NULL,
-        data INTEGER NOT NULL,
-        webhook_id TEXT NOT NULL,
-        PRIMARY KEY (observer_id, slot)
-      );
-      CREATE INDEX IF NOT EXISTS attempt_sequence ON attempt (observer_id, sequence);
-    `);
-    // Columns added since the first release; logged attempts get them with their defaults.
-    addMissingColumns(sql, "attempt", { rejected: "INTEGER NOT NULL DEFAULT 0" });
-  }
+  constructor(private readonly sql: SqlStorage) {}
 
   /** Logs `report` as the observer's attempt number `sequence` (1, 2, …). */
   add(report: AttemptReport, sequence: number): void {

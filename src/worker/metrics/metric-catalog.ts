@@ -1,5 +1,17 @@
 import { DurableObject } from "cloudflare:workers";
+import { migrateSchema, type SchemaSteps } from "../common/sql-migrations";
 import type { SelectorEntry } from "../vocabulary/delivery";
+
+/** The catalog's schema steps, numbered from 1 in this order. */
+const schemaSteps: SchemaSteps = [
+  `CREATE TABLE metric (name TEXT PRIMARY KEY);
+   CREATE TABLE instance (id TEXT NOT NULL);
+   CREATE TABLE selector_observer (
+     id TEXT PRIMARY KEY,
+     identity TEXT NOT NULL UNIQUE,
+     entry TEXT NOT NULL
+   );`,
+];
 
 /**
  * The names of all metrics, for GET /metrics. Each metric's own object tells the catalog when the
@@ -12,15 +24,7 @@ export class MetricCatalog extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.sql.exec("CREATE TABLE IF NOT EXISTS metric (name TEXT PRIMARY KEY)");
-    this.sql.exec("CREATE TABLE IF NOT EXISTS instance (id TEXT NOT NULL)");
-    this.sql.exec(`
-      CREATE TABLE IF NOT EXISTS selector_observer (
-        id TEXT PRIMARY KEY,
-        identity TEXT NOT NULL UNIQUE,
-        entry TEXT NOT NULL
-      )
-    `);
+    migrateSchema(ctx.storage, schemaSteps);
   }
 
   /**

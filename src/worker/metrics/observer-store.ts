@@ -1,4 +1,9 @@
-import type { DeliveryStatus, DeliveryTarget, ObserverState } from "../vocabulary/delivery";
+import {
+  acknowledgementOf,
+  type DeliveryStatus,
+  type DeliveryTarget,
+  type ObserverState,
+} from "../vocabulary/delivery";
 import type { ObserverFormat, ObserverProtocol } from "./observer-kinds";
 import {
   type HttpDressing,
@@ -7,7 +12,6 @@ import {
   observerAddress,
   type PublicObserver,
 } from "./observer-schema";
-import { addMissingColumns, columnNames } from "./sql-columns";
 
 type ObserverRow = {
   id: string;
@@ -85,52 +89,45 @@ export interface ObserverChanges {
   headers?: Record<string, string>;
 }
 
+/** The observer table: a schema step of every object that holds observers. */
+export const observerSchema = `
+  CREATE TABLE observer (
+    id TEXT PRIMARY KEY,
+    format TEXT NOT NULL,
+    protocol TEXT NOT NULL,
+    address TEXT NOT NULL,
+    callback_url TEXT,
+    observer_host TEXT,
+    observer_port INTEGER,
+    secret TEXT,
+    previous_secret TEXT,
+    previous_secret_until INTEGER,
+    headers TEXT,
+    method TEXT,
+    state TEXT NOT NULL DEFAULT 'active',
+    delivered INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    dead INTEGER NOT NULL DEFAULT 0,
+    dropped INTEGER NOT NULL DEFAULT 0,
+    rejected INTEGER NOT NULL DEFAULT 0,
+    backlog INTEGER NOT NULL DEFAULT 0,
+    attempts_logged INTEGER NOT NULL DEFAULT 0,
+    retry_step INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER,
+    failing_since INTEGER,
+    last_success_at INTEGER,
+    last_failure_at INTEGER,
+    last_error TEXT
+  );
+  CREATE UNIQUE INDEX observer_target ON observer (format, protocol, address);
+`;
+
 /**
  * The observers of one metric with their delivery status and retry bookkeeping, in the metric's
  * SQLite storage. Callers (the metric's Durable Object) decide when; this class holds every statement.
  */
 export class ObserverStore {
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(`
-      CREATE TABLE IF NOT EXISTS observer (
-        id TEXT PRIMARY KEY,
-        format TEXT NOT NULL,
-        protocol TEXT NOT NULL,
-        address TEXT NOT NULL,
-        callback_url TEXT,
-        observer_host TEXT,
-        observer_port INTEGER,
-        secret TEXT,
-        delivered INTEGER NOT NULL DEFAULT 0,
-        failed INTEGER NOT NULL DEFAULT 0,
-        last_success_at INTEGER,
-        last_failure_at INTEGER,
-        last_error TEXT
-      );
-      CREATE UNIQUE INDEX IF NOT EXISTS observer_target ON observer (format, protocol, address);
-    `);
-    // Columns added since the first release; stored observers get them with their defaults.
-    const added = addMissingColumns(sql, "observer", {
-      previous_secret: "TEXT",
-      previous_secret_until: "INTEGER",
-      headers: "TEXT",
-      state: "TEXT NOT NULL DEFAULT 'active'",
-      dead: "INTEGER NOT NULL DEFAULT 0",
-      dropped: "INTEGER NOT NULL DEFAULT 0",
-      backlog: "INTEGER NOT NULL DEFAULT 0",
-      attempts_logged: "INTEGER NOT NULL DEFAULT 0",
-      retry_step: "INTEGER NOT NULL DEFAULT 0",
-      next_attempt_at: "INTEGER",
-      failing_since: "INTEGER",
-      method: "TEXT",
-      rejected: "INTEGER NOT NULL DEFAULT 0",
-    });
-    // The first release counted data given up on as `lost`; they are what is now called dropped.
-    // A table created by this release has no such column.
-    if (added.includes("dropped") && columnNames(sql, "observer").has("lost")) {
-      sql.exec("UPDATE observer SET dropped = lost");
-    }
-  }
+  constructor(private readonly sql: SqlStorage) {}
 
   count(): number {
     return this.sql.exec<{ count: number }>("SELECT COUNT(*) AS count FROM observer").one().count;
@@ -224,6 +221,7 @@ export class ObserverStore {
     const row = this.row(observerId);
     if (!row) return undefined;
     const status: DeliveryStatus = {
+      acknowledgement: acknowledgementOf(row.protocol),
       delivered: row.delivered,
       failed: row.failed,
       dead: row.dead,

@@ -40,20 +40,6 @@ describe("RecentData", () => {
     expect(blocks).toBe(recentDataKept / 2);
   });
 
-  it("takes over the recent data an earlier release kept as one row", async () => {
-    const latest = await runInDurableObject(env.METRIC.getByName("recent.earlier"), (_, state) => {
-      const { sql } = state.storage;
-      sql.exec("CREATE TABLE recent_data (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), rows TEXT NOT NULL)");
-      sql.exec("INSERT INTO recent_data (singleton, rows) VALUES (1, ?)", JSON.stringify(rows(1, 3)));
-      const recent = new RecentData(sql);
-      recent.record(rows(4, 4), 1, 0);
-      const tables = sql.exec("SELECT name FROM sqlite_master WHERE name = 'recent_data'").toArray();
-      return { rows: recent.latest(10), tables };
-    });
-    expect(latest.rows.map(([id]) => id)).toEqual(["d4", "d3", "d2", "d1"]);
-    expect(latest.tables).toEqual([]);
-  });
-
   it("keeps a datum once when its batch is consumed again", async () => {
     const latest = await withRecentData("recent.again", (recent) => {
       recent.record(rows(1, 3), 3, 0);

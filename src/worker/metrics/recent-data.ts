@@ -10,6 +10,18 @@ const minuteMs = 60_000;
 /** A row as recent data keep it: `/metrics/:id/data` shows no labels, so they are not stored. */
 const withoutLabels = (row: DatumRow): DatumRow => (row.length === 4 ? row : [row[0], row[1], row[2], row[3]]);
 
+/** The recent data's tables: a schema step of the metric's object. */
+export const recentDataSchema = `
+  CREATE TABLE recent_block (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    rows TEXT NOT NULL,
+    -- How many rows the blocks up to this one hold together.
+    upto INTEGER NOT NULL
+  );
+  CREATE TABLE accepted_per_minute (minute INTEGER PRIMARY KEY, data INTEGER NOT NULL);
+  CREATE TABLE accepted_total (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), data INTEGER NOT NULL);
+`;
+
 /**
  * A metric's most recent data and how many it accepted, per minute and in all, in the metric's
  * SQLite storage. The consumer's batch brings them in the request it already makes to the metric,
@@ -19,19 +31,7 @@ const withoutLabels = (row: DatumRow): DatumRow => (row.length === 4 ? row : [ro
  * rows are all older than the latest `recentDataKept` go.
  */
 export class RecentData {
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(`
-      CREATE TABLE IF NOT EXISTS recent_block (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        rows TEXT NOT NULL,
-        -- How many rows the blocks up to this one hold together.
-        upto INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS accepted_per_minute (minute INTEGER PRIMARY KEY, data INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS accepted_total (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), data INTEGER NOT NULL);
-    `);
-    this.takeOverSingleRow();
-  }
+  constructor(private readonly sql: SqlStorage) {}
 
   /**
    * Records a batch's data: `latest` are its last (at most `recentDataKept`) rows in the order they
@@ -107,18 +107,5 @@ export class RecentData {
     const upto = (before?.upto ?? 0) + rows.length;
     this.sql.exec("INSERT INTO recent_block (rows, upto) VALUES (?, ?)", rowsJson(rows), upto);
     this.sql.exec("DELETE FROM recent_block WHERE upto <= ?", upto - recentDataKept);
-  }
-
-  /** Recent data kept as one row by earlier releases (table recent_data) become the first block. */
-  private takeOverSingleRow(): void {
-    const exists = this.sql
-      .exec<{ count: number }>(
-        "SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'table' AND name = 'recent_data'",
-      )
-      .one().count;
-    if (exists === 0) return;
-    const [kept] = this.sql.exec<{ rows: string }>("SELECT rows FROM recent_data").toArray();
-    if (kept) this.appendBlock(JSON.parse(kept.rows) as DatumRow[]);
-    this.sql.exec("DROP TABLE recent_data");
   }
 }

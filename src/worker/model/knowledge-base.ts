@@ -1,8 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { FieldProblem } from "../../shared/problems";
+import { migrateSchema, type SchemaSteps } from "../common/sql-migrations";
 import { countingRequests } from "../common/usage";
 import { integrityProblems } from "./integrity";
-import { ModelStore, type Referrer } from "./model-store";
+import { ModelStore, modelSchema, type Referrer } from "./model-store";
 import type { ResourceClass } from "./ontology";
 import { mergedResource } from "./resource-merge";
 import type { LocatedResource, ModelDocument, Resource } from "./schema";
@@ -16,6 +17,9 @@ export type ResourceDeletion =
   | { outcome: "referenced"; referrers: Referrer[] };
 
 const succeeded = (result: ModelWriteResult) => result.ok;
+
+/** The knowledge base's schema steps, numbered from 1 in this order. */
+const schemaSteps: SchemaSteps = [modelSchema];
 
 /**
  * Of the resources missing from the model, those that can be written back: repeatedly drops the ones
@@ -56,7 +60,8 @@ export class KnowledgeBase extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.store = ctx.storage.transactionSync(() => new ModelStore(ctx.storage.sql));
+    migrateSchema(ctx.storage, schemaSteps);
+    this.store = new ModelStore(ctx.storage.sql);
   }
 
   /** Makes `resources` the whole model. */

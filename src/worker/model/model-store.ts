@@ -1,5 +1,4 @@
 import { referencedIds } from "./integrity";
-import { migrateClassTables } from "./model-migration";
 import { groupOfClass, type ReferenceFieldName, type ResourceClass, referenceFieldsOf } from "./ontology";
 import type { ModelDocument, Resource } from "./schema";
 
@@ -10,8 +9,8 @@ export interface Referrer {
   field: ReferenceFieldName;
 }
 
-/*
- * One row per resource and one per reference (a set's ids each with its position, so that they read
+/**
+ * The model's tables, a schema step of the knowledge base. One row per resource and one per reference (a set's ids each with its position, so that they read
  * back in the order given), so that the eleven classes share two tables and referrers are found by an
  * indexed query. The foreign keys guard that every reference resolves; that it names the right class
  * is the knowledge base's check. The class is not constrained to a list, so that the ontology can grow
@@ -21,29 +20,29 @@ export interface Referrer {
  * collectors list which ids (kept when a resource is deleted, so a live collector can restore it). A
  * resource that is neither uploaded nor listed leaves the model once nothing refers to it.
  */
-const schema = [
-  `CREATE TABLE IF NOT EXISTS model_resources (
-     id TEXT PRIMARY KEY,
-     clazz TEXT NOT NULL,
-     type TEXT,
-     number_of_cpus INTEGER CHECK (number_of_cpus IS NULL OR (clazz = 'VM' AND number_of_cpus >= 1)),
-     uploaded INTEGER NOT NULL DEFAULT 0 CHECK (uploaded IN (0, 1))
-   )`,
-  `CREATE TABLE IF NOT EXISTS model_references (
-     resource_id TEXT NOT NULL REFERENCES model_resources (id),
-     field TEXT NOT NULL,
-     position INTEGER NOT NULL,
-     target_id TEXT NOT NULL REFERENCES model_resources (id),
-     PRIMARY KEY (resource_id, field, position)
-   )`,
-  `CREATE INDEX IF NOT EXISTS model_references_by_target ON model_references (target_id)`,
-  `CREATE TABLE IF NOT EXISTS collector_listings (
-     collector_id TEXT NOT NULL,
-     resource_id TEXT NOT NULL,
-     PRIMARY KEY (collector_id, resource_id)
-   )`,
-  `CREATE INDEX IF NOT EXISTS collector_listings_by_resource ON collector_listings (resource_id)`,
-];
+export const modelSchema = `
+  CREATE TABLE model_resources (
+    id TEXT PRIMARY KEY,
+    clazz TEXT NOT NULL,
+    type TEXT,
+    number_of_cpus INTEGER CHECK (number_of_cpus IS NULL OR (clazz = 'VM' AND number_of_cpus >= 1)),
+    uploaded INTEGER NOT NULL DEFAULT 0 CHECK (uploaded IN (0, 1))
+  );
+  CREATE TABLE model_references (
+    resource_id TEXT NOT NULL REFERENCES model_resources (id),
+    field TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    target_id TEXT NOT NULL REFERENCES model_resources (id),
+    PRIMARY KEY (resource_id, field, position)
+  );
+  CREATE INDEX model_references_by_target ON model_references (target_id);
+  CREATE TABLE collector_listings (
+    collector_id TEXT NOT NULL,
+    resource_id TEXT NOT NULL,
+    PRIMARY KEY (collector_id, resource_id)
+  );
+  CREATE INDEX collector_listings_by_resource ON collector_listings (resource_id);
+`;
 
 type ResourceRow = {
   id: string;
@@ -84,14 +83,11 @@ const unclaimedQuery = `
   SELECT id FROM model_resources WHERE id NOT IN (SELECT id FROM kept) ORDER BY id`;
 
 /**
- * The model's rows in a Durable Object's SQLite database. Synchronous, like the storage API: the
- * caller decides what runs in one transaction (opening the store may migrate an older layout).
+ * The model's rows in a Durable Object's SQLite database (tables of `modelSchema`). Synchronous,
+ * like the storage API: the caller decides what runs in one transaction.
  */
 export class ModelStore {
-  constructor(private readonly sql: SqlStorage) {
-    for (const statement of schema) sql.exec(statement);
-    migrateClassTables(sql);
-  }
+  constructor(private readonly sql: SqlStorage) {}
 
   classOf(id: string): ResourceClass | undefined {
     return this.sql.exec<{ clazz: ResourceClass }>("SELECT clazz FROM model_resources WHERE id = ?", id).toArray()[0]

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { FieldProblem } from "../../shared/problems";
 import { OneAtATime } from "../common/one-at-a-time";
+import { migrateSchema, type SchemaSteps } from "../common/sql-migrations";
 import { countingRequests } from "../common/usage";
 import { readConfig } from "../config";
 import { metricStub } from "../metrics/metric-object";
@@ -19,6 +20,15 @@ export interface RuleCollection {
   /** The metric the rule writes. */
   outputMetric: string;
 }
+
+/** The registry's schema steps, numbered from 1 in this order. */
+const schemaSteps: SchemaSteps = [
+  `CREATE TABLE rule (
+     id TEXT PRIMARY KEY,
+     definition TEXT NOT NULL,
+     enabled INTEGER NOT NULL
+   );`,
+];
 
 type RuleRow = { id: string; definition: string; enabled: number };
 
@@ -40,13 +50,7 @@ export class RuleRegistry extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.sql.exec(`
-      CREATE TABLE IF NOT EXISTS rule (
-        id TEXT PRIMARY KEY,
-        definition TEXT NOT NULL,
-        enabled INTEGER NOT NULL
-      );
-    `);
+    migrateSchema(ctx.storage, schemaSteps);
   }
 
   /** Installs every rule of a document, or none: the problems across rules are listed instead. */

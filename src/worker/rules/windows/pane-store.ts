@@ -11,21 +11,22 @@ function decodeAccumulator(text: string): Accumulator {
   return parseWithNonFinite(text) as Accumulator;
 }
 
+/** The pane table: a schema step of the rule's object. */
+export const paneSchema = `
+  CREATE TABLE pane (
+    start INTEGER NOT NULL,
+    resource_id TEXT NOT NULL,
+    accumulator TEXT NOT NULL,
+    PRIMARY KEY (start, resource_id)
+  );
+`;
+
 /**
  * A rule's open windows, as accumulators per pane and resource in the rule's SQLite storage: one
  * row per resource that sent data in a pane, however many data it sent. Callers decide the transaction.
  */
 export class PaneStore {
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(`
-      CREATE TABLE IF NOT EXISTS pane (
-        start INTEGER NOT NULL,
-        resource_id TEXT NOT NULL,
-        accumulator TEXT NOT NULL,
-        PRIMARY KEY (start, resource_id)
-      );
-    `);
-  }
+  constructor(private readonly sql: SqlStorage) {}
 
   /** Adds a batch's accumulators (by pane, then resource) to the stored ones. */
   add(byPane: ReadonlyMap<number, ReadonlyMap<string, Accumulator>>): void {
