@@ -2,21 +2,29 @@ import { availableParallelism } from "node:os";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { readDeliveryAttemptLine } from "./src/shared/delivery-attempt-line.ts";
+import { localDurableObjects, localEntryModule } from "./tools/start/local-entry.ts";
 import { SlowestFilesReporter } from "./tools/testing/slowest-files-reporter.ts";
 
 /**
- * A project of tests that run inside workerd against the Worker of wrangler.toml, with `bindings`
- * on top of its vars. Every setting a project depends on is given explicitly, so that a
+ * A project of tests that run inside workerd against the Worker of wrangler.toml (or, `local`, the
+ * local launchers' entry around it, with its intake journal), with `bindings` on top of its vars. Every setting a project depends on is given explicitly, so that a
  * developer's .dev.vars cannot change what it tests.
  */
 function workerProject(
   name: string,
   include: string[],
   bindings: Record<string, string>,
-  files: { exclude?: string[]; isolate?: boolean } = {},
+  files: { exclude?: string[]; isolate?: boolean; benchmark?: { include: string[] } } = {},
+  local = false,
 ) {
   return {
-    plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings } })],
+    plugins: [
+      cloudflareTest({
+        ...(local && { main: localEntryModule }),
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: { bindings, ...(local && { durableObjects: localDurableObjects }) },
+      }),
+    ],
     test: {
       name,
       include,
@@ -39,10 +47,6 @@ const workerTests = ["src/worker/**/*.test.ts", "test/api/**/*.test.ts"];
  * resources it creates uniquely and reads back only what it created, as a user of a shared service would.
  */
 const workerTestsOwningTheirRuntime = [
-  // They change what the whole Worker does from then on: a drain refuses all intake after it.
-  "src/worker/ops/drain.test.ts",
-  "test/api/local-control.test.ts",
-  "src/worker/intake/common/agent-intake.test.ts",
   // They count or list everything the service holds or does: its usage (the Durable Object requests,
   // queue messages and data of every file's background work too), every metric, the whole model, every rule.
   "test/api/usage.test.ts",
@@ -61,7 +65,6 @@ const workerTestsOwningTheirRuntime = [
   "src/worker/delivery/fan-out.test.ts",
   "src/worker/delivery/intake-consumer.test.ts",
   "src/worker/delivery/transports/dispatch.test.ts",
-  "src/worker/intake/journal/journal-client.test.ts",
   "src/worker/metrics/metric-object.test.ts",
   "src/worker/metrics/delivery-ledger.test.ts",
   "test/api/observer-operations.test.ts",
@@ -116,8 +119,19 @@ export default defineConfig({
       workerProject("worker", workerTests, localDevelopment, {
         exclude: workerTestsOwningTheirRuntime,
         isolate: false,
+        // The parsers' micro-benchmarks beside them (`npm run bench:parsers`), in workerd as deployed.
+        benchmark: { include: ["src/worker/**/*.bench.ts"] },
       }),
       workerProject("worker-own-runtime", workerTestsOwningTheirRuntime, localDevelopment),
+      // The local entry (src/local/) around the Worker, as the local launchers run it, each file in a
+      // runtime of its own: a drain, once started, refuses all writes after it.
+      workerProject(
+        "local",
+        ["src/local/**/*.test.ts"],
+        { ...localDevelopment, LOCAL_CONTROL_TOKEN: "local-control-token-of-the-tests" },
+        {},
+        true,
+      ),
       // As deployed: bearer tokens of both roles, two admin tokens (rotation), public observers only.
       workerProject("auth", ["test/configurations/auth/**/*.test.ts"], {
         ADMIN_TOKEN: "admin-1, admin-2",

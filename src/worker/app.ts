@@ -12,8 +12,10 @@ import { docsAsset } from "./contract/docs-assets";
 import { dashboardRoutes } from "./dashboard/dashboard-routes";
 import type { AppEnv } from "./http/app-env";
 import { authentication } from "./http/auth";
+import { misdirectedAgentHint } from "./http/misdirected-agent";
 import { refuseUnknownQuery } from "./http/query-check";
 import { streamRoutes } from "./intake/collectors/stream-routes";
+import { agentRefusals } from "./intake/common/agent-refusals";
 import { pingRoutes, queryRoutes } from "./intake/line-protocol/handshake-routes";
 import { influxV1WriteRoutes, influxV2WriteRoutes } from "./intake/line-protocol/write-routes";
 import { otlpMetricsRoutes } from "./intake/otlp/routes";
@@ -24,10 +26,10 @@ import { observerRoutes } from "./metrics/observer-routes";
 import { resourceRoutes } from "./model/routes";
 import { selectorObserverRoutes } from "./observers/observer-routes";
 import { healthRoutes } from "./ops/health-routes";
-import { localControlRoutes } from "./ops/local-control-routes";
 import { prometheusRoutes } from "./ops/prometheus/prometheus-routes";
 import { usageRoutes } from "./ops/usage-routes";
 import { ruleRoutes } from "./rules/rule-routes";
+import { summaryRoutes } from "./summary/summary-routes";
 
 const problemAnswer = problemOnError("unhandled error");
 
@@ -63,6 +65,7 @@ function createApi() {
     .route("/monitoringdata", monitoringDataRoutes)
     .route("/prometheus", prometheusRoutes)
     .route("/results", monitoringDataRoutes)
+    .route("/summary", summaryRoutes)
     .route("/usage", usageRoutes)
     .route("/write", influxV1WriteRoutes)
     .route("/api/v2/write", influxV2WriteRoutes)
@@ -85,14 +88,24 @@ export function createApp() {
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(onError);
   app.notFound(problemOnNotFound);
+  // First: load balancers call it often, and it needs none of the middleware below. The API mounts
+  // it again, which describes it and answers its other methods 405.
+  app.route("/healthz", healthRoutes);
+  app.route("/v1/healthz", healthRoutes);
   // A known path called with another method: 405 with the methods it has, instead of the 404.
-  app.use(methodNotAllowed({ app, onMethodNotAllowed: problemOnMethodNotAllowed }));
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        problemOnMethodNotAllowed(c, methods, misdirectedAgentHint(c.req.method, c.req.path, c.req.url)),
+    }),
+  );
   app.use(async (c, next) => {
     c.set("config", readConfig(c.env));
     await next();
   });
-  // The local launcher's control, before authentication: it carries a token of its own.
-  app.route("/_local", localControlRoutes);
+  // Around what refuses a request before its route: an agent's refusals in its protocol's shape.
+  app.use(agentRefusals);
   // Before the body limit: a client without a valid token learns nothing, not even the limits.
   app.use(authentication);
   app.use((c, next) => problemBodyLimit(c.get("config").MAX_BODY_BYTES)(c, next));

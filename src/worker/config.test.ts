@@ -35,8 +35,6 @@ describe("configSchema", () => {
       SECRET_ROTATION_HOURS: 24,
       RELAY_URL: "",
       RELAY_TOKEN: "",
-      INTAKE_JOURNAL: false,
-      LOCAL_CONTROL_TOKEN: "",
       PUBLIC_URL: "",
     });
   });

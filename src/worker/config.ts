@@ -76,14 +76,6 @@ export const configSchema = z.object({
     (url) => url === "" || isHttpUrl(url),
     "expected an http or https URL, such as https://monitoring.example.com",
   ),
-  /**
-   * Journals each intake send in a Durable Object until its messages are consumed, and lets the
-   * local launcher replay what a crash left unconsumed. For a local queue, which is held in memory;
-   * a deployed queue is durable once a send resolved, so deployments leave it off.
-   */
-  INTAKE_JOURNAL: flagSetting(false),
-  /** Set by the local launcher only: the token of its `/_local` control routes (graceful stop, journal replay). */
-  LOCAL_CONTROL_TOKEN: textSetting(""),
 });
 
 export type Config = z.output<typeof configSchema>;

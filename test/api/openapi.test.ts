@@ -50,9 +50,9 @@ describe("GET /openapi.json", () => {
         .filter((key) => key !== "servers")
         .map((method) => `${method.toUpperCase()} ${shape(path)}`),
     );
-    // Not part of the API: the local launcher's control routes, and the static files (dashboard, reference page).
-    // The data collectors' routes under the token prefix are the documented ones again (the tag's description says so).
-    const outsideTheApi = /^\/(_local\/|ui\/|_docs\/|c\/|$)/;
+    // Not part of the API: the static files (dashboard, reference page). The data collectors' routes under the token
+    // prefix are the documented ones again (the tag's description says so).
+    const outsideTheApi = /^\/(ui\/|_docs\/|c\/|$)/;
     const routes = createApp()
       .routes.filter((route) => route.method !== "ALL" && !outsideTheApi.test(route.path))
       .map((route) => `${route.method} ${shape(route.path)}`);

@@ -115,14 +115,14 @@ afterAll(async () => {
 
 /** What /_local/drain tells, without starting a drain. */
 async function queueProgress(): Promise<{
-  intakeRequestsInFlight: number;
+  requestsInFlight: number;
   intakeMessagesInFlight: number;
   batchesInFlight: number;
 }> {
   const response = await fetch(`${service.url}/_local/drain`, { headers: { "x-local-control-token": controlToken } });
   expect(response.status).toBe(200);
   return (await response.json()) as {
-    intakeRequestsInFlight: number;
+    requestsInFlight: number;
     intakeMessagesInFlight: number;
     batchesInFlight: number;
   };
@@ -134,9 +134,7 @@ async function queueConsumed(): Promise<void> {
     async () => {
       const progress = await queueProgress();
       expect(progress.intakeMessagesInFlight, "messages in flight never go below 0").toBeGreaterThanOrEqual(0);
-      return (
-        progress.intakeRequestsInFlight === 0 && progress.intakeMessagesInFlight === 0 && progress.batchesInFlight === 0
-      );
+      return progress.requestsInFlight === 0 && progress.intakeMessagesInFlight === 0 && progress.batchesInFlight === 0;
     },
     20_000,
     { intervalMs: 25, what: "the queue consumed" },

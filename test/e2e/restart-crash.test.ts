@@ -17,11 +17,11 @@ import { type SwitchableReceiver, startSwitchableReceiver } from "./support/swit
 /*
  * A crash (SIGKILL of the whole process tree: no drain) of `npm start`, or of `npm run dev` under
  * TOWER_E2E_SERVER=dev, loses nothing accepted. The local queue is held in memory, so each intake
- * send is also journaled on disk (INTAKE_JOURNAL, which both launchers turn on) until its messages
- * are consumed, and the launcher sends what the journal holds again when it starts. The test kills
- * the launcher right after the last of 5,000 data was accepted, while most of them are still on the
- * queue or in a batch under way, restarts it on the same state directory, and waits until every
- * datum has arrived. docs/LOCAL-DURABILITY.md keeps measured figures.
+ * send is also journaled on disk (by the local entry both launchers run, src/local/) until its
+ * messages are consumed, and the launcher sends what the journal holds again when it starts. The
+ * test kills the launcher right after the last of 5,000 data was accepted, while most of them are
+ * still on the queue or in a batch under way, restarts it on the same state directory, and waits
+ * until every datum has arrived. docs/LOCAL-DURABILITY.md keeps measured figures.
  */
 
 const requests = 50;

@@ -10,7 +10,7 @@ import { startWorkerProcess } from "./worker-process.ts";
  * queue held then is in the intake journal, which the launcher has replayed at the next start.
  */
 runLauncher(async () => {
-  // Guards the Worker's local control routes; only the journal replay is called here. A --var, it
+  // Guards the local entry's control routes (src/local/); only the journal replay is called here. A --var, it
   // shows in the process list to this machine's users, as every var of wrangler dev does.
   const controlToken = randomToken();
   const { relay, worker } = await launch(process.env, ({ port, stateDir, bindings }) =>

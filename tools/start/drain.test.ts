@@ -27,9 +27,9 @@ async function fakeWorker(answers: [number, object?][]): Promise<{ url: string; 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-const state = (intakeMessagesInFlight: number, batchesInFlight: number, intakeRequestsInFlight = 0) => ({
+const state = (intakeMessagesInFlight: number, batchesInFlight: number, requestsInFlight = 0) => ({
   draining: true,
-  intakeRequestsInFlight,
+  requestsInFlight,
   intakeMessagesInFlight,
   batchesInFlight,
 });
@@ -70,7 +70,7 @@ it("gives up after the timeout, saying what was left", async () => {
   await drain(url, log, 100);
 
   expect(log.at(-1)).toBe(
-    "launcher: stopping the Worker after 100 ms of draining with 0 intake requests, 3 intake messages and 2 delivery batches in flight",
+    "launcher: stopping the Worker after 100 ms of draining with 0 requests, 3 intake messages and 2 delivery batches in flight",
   );
 });
 

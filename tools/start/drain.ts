@@ -1,25 +1,19 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
-/** The Worker's answer on /_local/drain. */
-export interface DrainState {
+/** The Worker's answer on /_local/drain (src/local/drain.ts). */
+interface DrainState {
   draining: boolean;
-  intakeRequestsInFlight: number;
+  /** Requests that may write (any method but GET, HEAD and OPTIONS) under way. */
+  requestsInFlight: number;
   intakeMessagesInFlight: number;
   batchesInFlight: number;
-  /** Intake messages sent to the queue, and consumer batches started, since the Worker started. */
-  intakeMessagesWritten: number;
-  batchesStarted: number;
 }
 
 /**
  * The Worker's drain state (GET), or the state once it was asked to drain (POST); undefined from a
  * Worker without the control route (404).
  */
-export async function readDrainState(
-  url: string,
-  token: string,
-  method: "GET" | "POST",
-): Promise<DrainState | undefined> {
+async function readDrainState(url: string, token: string, method: "GET" | "POST"): Promise<DrainState | undefined> {
   const response = await fetch(`${url}/_local/drain`, { method, headers: { "x-local-control-token": token } });
   if (response.status === 404) return undefined;
   if (!response.ok) throw new Error(`${method} /_local/drain answered ${response.status}`);
@@ -33,11 +27,10 @@ export interface DrainOptions {
   log: (line: string) => void;
 }
 
-const inFlight = (state: DrainState) =>
-  state.intakeRequestsInFlight + state.intakeMessagesInFlight + state.batchesInFlight;
+const inFlight = (state: DrainState) => state.requestsInFlight + state.intakeMessagesInFlight + state.batchesInFlight;
 
 const describe = (state: DrainState) =>
-  `${state.intakeRequestsInFlight} intake requests, ${state.intakeMessagesInFlight} intake messages and ` +
+  `${state.requestsInFlight} requests, ${state.intakeMessagesInFlight} intake messages and ` +
   `${state.batchesInFlight} delivery batches in flight`;
 
 /**

@@ -3,11 +3,10 @@ import { localBindings } from "./local-bindings.ts";
 
 const relay = { relayUrl: "http://127.0.0.1:8788", relayToken: "launcher-token" };
 
-it("runs open, allows private observers, journals the intake and names the launcher's relay by default", () => {
+it("runs open, allows private observers and names the launcher's relay by default", () => {
   expect(localBindings({ env: {}, devVars: {}, ...relay })).toEqual({
     AUTH_DISABLED: "true",
     ALLOW_PRIVATE_OBSERVERS: "true",
-    INTAKE_JOURNAL: "true",
     RELAY_URL: "http://127.0.0.1:8788",
     RELAY_TOKEN: "launcher-token",
   });
@@ -24,7 +23,6 @@ it("takes the Worker's settings from the environment, but not the relay's nor an
   expect(localBindings({ env, devVars: {}, ...relay })).toEqual({
     AUTH_DISABLED: "false",
     ALLOW_PRIVATE_OBSERVERS: "true",
-    INTAKE_JOURNAL: "true",
     MAX_BODY_BYTES: "4096",
     RELAY_URL: "http://127.0.0.1:8788",
     RELAY_TOKEN: "launcher-token",

@@ -12,9 +12,8 @@ export interface LocalBindingsInput {
 
 /**
  * The Worker's vars and secrets under the launcher: local development runs open, lets observers
- * point at loopback and private addresses, journals its intake, and talks to the relay the launcher
- * started; a setting in the environment overrides these, and .dev.vars overrides everything
- * (README, "Configuration").
+ * point at loopback and private addresses, and talks to the relay the launcher started; a setting
+ * in the environment overrides these, and .dev.vars overrides everything (README, "Configuration").
  */
 export function localBindings({ env, devVars, relayUrl, relayToken }: LocalBindingsInput): Record<string, string> {
   // The environment's RELAY_* variables configure the relay started here, not the Worker's view of it.
@@ -24,8 +23,6 @@ export function localBindings({ env, devVars, relayUrl, relayToken }: LocalBindi
   return {
     AUTH_DISABLED: "true",
     ALLOW_PRIVATE_OBSERVERS: "true",
-    // The local queue is held in memory: the journal keeps what it accepted across a crash.
-    INTAKE_JOURNAL: "true",
     RELAY_URL: relayUrl,
     RELAY_TOKEN: relayToken,
     ...Object.fromEntries(fromEnvironment),

@@ -5,6 +5,7 @@ import { Miniflare, NoOpLog } from "miniflare";
 import { assetsBehindBinding } from "./assets-binding.ts";
 import { newBundleDirectory } from "./bundle-directory.ts";
 import { runCustomBuild } from "./custom-build.ts";
+import { localDurableObjects, localEntryModule } from "./local-entry.ts";
 import { bundleWorker } from "./worker-bundle.ts";
 import { type ConsoleLevel, workerConsole } from "./worker-console.ts";
 import { wrapWorkerd } from "./workerd-wrapper.ts";
@@ -28,6 +29,12 @@ export interface LocalWorkerOptions {
    * that ran it once for all their services leave it out.
    */
   build?: boolean;
+  /**
+   * Runs wrangler.toml's Worker as deployed, without the local entry around it (local-entry.ts: no
+   * intake journal, no drain, no garbage collection now and then): for the bench, which measures
+   * what holds deployed.
+   */
+  asDeployed?: boolean;
 }
 
 export interface LocalWorker {
@@ -44,7 +51,8 @@ export const discardOutput = (stdout: Readable, stderr: Readable) => {
 };
 
 /**
- * The Worker of wrangler.toml in workerd, driven by Miniflare from this process with the options
+ * The Worker of wrangler.toml in workerd, inside the local entry (local-entry.ts) unless `asDeployed`,
+ * driven by Miniflare from this process with the options
  * wrangler itself derives from the configuration (bindings, Durable Objects, queues, static
  * assets; read in a child process, wrangler-view.ts), and nothing between the client and the Worker: clients connect to a socket of the
  * Worker's own in workerd, not to Miniflare's entry socket, whose router worker would handle every
@@ -59,7 +67,7 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
   const removeBundle = () => rm(outdir, { recursive: true, force: true });
   let miniflare: Miniflare | undefined;
   try {
-    const entry = await bundleWorker(config, main, outdir);
+    const entry = await bundleWorker(config, options.asDeployed ? main : localEntryModule, outdir);
     miniflare = new Miniflare({
       // Miniflare's own entry socket, which it uses itself; clients use the Worker's socket below.
       host: "127.0.0.1",
@@ -80,6 +88,7 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
         modulesRoot: outdir,
         modules: [{ type: "ESModule", path: entry }],
         bindings: { ...workerOptions.bindings, ...options.bindings },
+        ...(!options.asDeployed && { durableObjects: { ...workerOptions.durableObjects, ...localDurableObjects } }),
         unsafeDirectSockets: [{ host: "127.0.0.1", port: options.port }],
         // The Worker's fetches go out as it makes them, not through a Worker of Miniflare's that
         // strips a CF-Connecting-IP header they never carry (the Worker forwards no request).

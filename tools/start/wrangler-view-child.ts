@@ -1,4 +1,4 @@
-import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
+import { experimental_readRawConfig, unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
 import { readDevVars } from "./dev-vars.ts";
 import { wranglerConfigPath } from "./project.ts";
 import type { WranglerView } from "./wrangler-view.ts";
@@ -14,5 +14,6 @@ const view: WranglerView = {
   config: { name, build, keep_names, minify, define },
   main,
   workerOptions,
+  rawConfig: experimental_readRawConfig({ config: wranglerConfigPath }).rawConfig,
 };
 process.send?.(view, () => process.disconnect());

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { WorkerOptions } from "miniflare";
-import type { Unstable_Config } from "wrangler";
+import type { Unstable_Config, Unstable_RawConfig } from "wrangler";
 import { boundToParent } from "./parent-death.ts";
 import { projectRoot } from "./project.ts";
 
@@ -15,6 +15,8 @@ export interface WranglerView {
   main: string;
   /** The Miniflare options wrangler derives from wrangler.toml: bindings, Durable Objects, queues, static assets. */
   workerOptions: WorkerOptions;
+  /** wrangler.toml as written, for the configuration `npm run dev` derives from it (local-wrangler-config.ts). */
+  rawConfig: Unstable_RawConfig;
 }
 
 const runBundled = fileURLToPath(new URL("run-bundled.mjs", import.meta.url));

@@ -1,5 +1,4 @@
 import { ApiError } from "../problems.ts";
-import { readThenRelease } from "../release-bytes.ts";
 import { utf8BodyText } from "../utf8.ts";
 
 /** The deepest nesting of arrays and objects a body may have; no request of the API needs more than a few levels. */
@@ -26,9 +25,9 @@ function depthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** A request body's text, which must be UTF-8; the body's bytes are released once decoded. */
+/** A request body's text, which must be UTF-8. */
 export async function readBodyText(request: Request): Promise<string> {
-  return readThenRelease(new Uint8Array(await request.arrayBuffer()), decodeUtf8);
+  return decodeUtf8(new Uint8Array(await request.arrayBuffer()));
 }
 
 /**

@@ -1,10 +1,9 @@
 import type { Context } from "hono";
 import { ApiError } from "../../shared/problems";
 import type { AppEnv } from "../http/app-env";
-import { isDraining } from "../ops/drain";
+import { upstreamVia } from "../http/loop-check";
 import type { Datum } from "../vocabulary/datum";
 import { intakeSender } from "./intake-sender";
-import { intakeMessagesSend } from "./journal/journal-client";
 import { registerMetrics } from "./metric-registry";
 
 /** How long a client is asked to wait before it sends again: a restart or a passing overload takes seconds. */
@@ -37,26 +36,21 @@ async function unavailable<T>(what: string, work: () => Promise<T>): Promise<T> 
   }
 }
 
-/** Refuses (503 with Retry-After) a request that arrives while the service is stopping. */
-export function refuseWhileDraining(): void {
-  if (isDraining()) {
-    throw new ApiError("unavailable", "The service is stopping; send the data again shortly.", { headers: retryAfter });
-  }
-}
-
 /**
- * Registers the data's unknown metrics and puts the data on the intake queue; resolves once every
- * datum is on it. Every way in ends here, so every datum takes the same path to the observers.
+ * Registers the data's unknown metrics and puts the data on the intake queue, with the upstream
+ * services the request came through; resolves once every datum is on it. Every way in ends here,
+ * so every datum takes the same path to the observers.
  */
 export async function queueData(c: Context<AppEnv>, data: readonly Datum[]): Promise<void> {
   if (data.length === 0) return;
+  const via = upstreamVia(c);
   // The names apart from the data: a function holding the data would keep them while the send waits.
   const metrics = new Set(data.map((datum) => datum.metric));
-  const sender = intakeSender(c.env.INTAKE_QUEUE, intakeMessagesSend(c.env, c.get("config").INTAKE_JOURNAL));
+  const sender = intakeSender(c.env.INTAKE_QUEUE);
   // Taken before the first wait, which lets other requests run: a larger request's data are then
   // encoded at once, and only their messages outlive it, not the data the other requests' garbage
   // collections would copy.
-  const send = sender.sendOf(data, (promise) => c.executionCtx.waitUntil(promise));
+  const send = sender.sendOf(data, (promise) => c.executionCtx.waitUntil(promise), via);
   await unavailable("metric store", () => registerMetrics(c.env, metrics));
   await unavailable("intake queue", send);
 }

@@ -6,16 +6,16 @@ import { readIntakeMessage } from "./queue-message-bytes";
 
 const datum = (id: string): Datum => ({ id, metric: "m", timestamp: 1, value: 0.5, resourceId: "vm1" });
 
-/** A queue whose sends stay in flight until the test ends them, each recording the datum ids it carried. */
+/** A queue whose sends stay in flight until the test ends them, each recording its bodies and the datum ids they carried. */
 function controlledQueue() {
-  const sends: { ids: string[]; end: (error?: Error) => void }[] = [];
+  const sends: { ids: string[]; bodies: unknown[]; end: (error?: Error) => void }[] = [];
   const metadata = { metrics: { backlogCount: 0, backlogBytes: 0 } };
   const inFlight = (bodies: unknown[]) =>
     new Promise<{ metadata: typeof metadata }>((resolve, reject) => {
       const ids = bodies.flatMap((body) =>
         readIntakeMessage(body).metrics.flatMap(([, rows]) => rows.map(([id]) => id)),
       );
-      sends.push({ ids, end: (error) => (error ? reject(error) : resolve({ metadata })) });
+      sends.push({ ids, bodies, end: (error) => (error ? reject(error) : resolve({ metadata })) });
     });
   const queue = {
     send: (body: unknown) => inFlight([body]),
@@ -74,6 +74,30 @@ describe("intake sender (group commit)", () => {
     await Promise.all(busy);
   });
 
+  it("gathers requests that came by different chains of services into one send, each chain's data in messages of their own", async () => {
+    const { queue, sends } = controlledQueue();
+    const sender = intakeSender(queue);
+    const busy = fillSendSlots(sender, ignore);
+    const gathered = [
+      sender.sendOf([datum("local1")], ignore)(),
+      sender.sendOf([datum("edge1")], ignore, ["edge-1"])(),
+      sender.sendOf([datum("local2")], ignore, [])(),
+      sender.sendOf([datum("both")], ignore, ["edge-1", "edge-2"])(),
+      sender.sendOf([datum("edge2")], ignore, ["edge-1"])(),
+    ];
+
+    sends[0]!.end();
+    await vi.waitUntil(() => sends.length === maxSendsInFlight + 1);
+    const messages = sends[maxSendsInFlight]!.bodies.map(readIntakeMessage);
+    expect(messages.map(({ via, metrics }) => [via, metrics.flatMap(([, rows]) => rows.map(([id]) => id))])).toEqual([
+      [undefined, ["local1", "local2"]],
+      [["edge-1"], ["edge1", "edge2"]],
+      [["edge-1", "edge-2"], ["both"]],
+    ]);
+    for (const send of sends) send.end();
+    await Promise.all([...busy, ...gathered]);
+  });
+
   it("fails every request of a group whose send fails, and the next group still goes out", async () => {
     const { queue, sends } = controlledQueue();
     const sender = intakeSender(queue);
@@ -106,7 +130,7 @@ describe("intake sender (group commit)", () => {
     await Promise.all(busy);
   });
 
-  it("puts the messages on the queue with the send it was given (the journaled one, when on)", async () => {
+  it("puts the messages on the queue with the send it was given", async () => {
     const { queue } = controlledQueue();
     const send = vi.fn(async (_queue: Queue, _messages: readonly Uint8Array[]) => undefined);
     const sender = intakeSender(queue, send);
@@ -120,18 +144,19 @@ describe("intake sender (group commit)", () => {
     expect(send.mock.calls[0]![1]).toEqual(encodeIntakeMessages([datum("small")]));
   });
 
-  it("sends a larger request's messages, encoded once, every time its send is called again", async () => {
+  it("sends a larger request's messages with its chain, encoded once, every time its send is called again", async () => {
     const { queue } = controlledQueue();
     const send = vi.fn(async (_queue: Queue, _messages: readonly Uint8Array[]) => undefined);
     const data = Array.from({ length: maxSharedRequestData + 1 }, (_, index) => datum(`again${index}`));
-    const sendAgain = intakeSender(queue, send).sendOf(data, ignore);
+    const sendAgain = intakeSender(queue, send).sendOf(data, ignore, ["edge-1"]);
     expect(send).not.toHaveBeenCalled();
     await sendAgain();
     await sendAgain();
     expect(send.mock.calls.map(([, messages]) => messages)).toEqual([
-      encodeIntakeMessages(data),
-      encodeIntakeMessages(data),
+      encodeIntakeMessages(data, ["edge-1"]),
+      encodeIntakeMessages(data, ["edge-1"]),
     ]);
+    expect(readIntakeMessage(send.mock.calls[0]![1][0]).via).toEqual(["edge-1"]);
     expect(send.mock.calls[0]![1]).toBe(send.mock.calls[1]![1]);
   });
 });

@@ -1,12 +1,30 @@
 import { getOrCreate } from "../common/get-or-create";
 import type { Datum } from "../vocabulary/datum";
-import type { MessagesSend } from "./journal/journal-client";
 import { encodeIntakeMessages, sendMessages } from "./queue-message";
 
-/** The data of the requests that share one send, and how that send ended. */
+/** How messages go to the intake queue. */
+type MessagesSend = (queue: Queue, messages: readonly Uint8Array[]) => Promise<unknown>;
+
+/**
+ * The data of the requests that share one send, and how that send ended. A message names the one
+ * chain of upstream services its data came by: data of different chains share the send, not a
+ * message, so they are kept by chain (keyed by its ids joined by commas, which no id holds).
+ */
 interface Group {
-  data: Datum[];
+  chains: Map<string, { via: readonly string[]; data: Datum[] }>;
   outcome?: { ok: true } | { ok: false; error: unknown };
+}
+
+function addData(group: Group, data: readonly Datum[], via: readonly string[]): void {
+  const key = via.join(",");
+  const chain = group.chains.get(key);
+  if (chain) chain.data.push(...data);
+  else group.chains.set(key, { via, data: [...data] });
+}
+
+/** A group's messages: those of each chain's data. */
+function groupMessages(group: Group): Uint8Array[] {
+  return [...group.chains.values()].flatMap(({ via, data }) => encodeIntakeMessages(data, via));
 }
 
 /**
@@ -54,8 +72,7 @@ async function poll(ended: () => boolean): Promise<boolean> {
  * request, so while `maxSendsInFlight` sends of this isolate are in flight, the data of the small
  * requests that arrive meanwhile gather, and the first of them sends them all once one has ended,
  * packed into as few messages as fit. Below that, and for a larger request, a request sends at once. Each request answers
- * only once the send carrying its data has succeeded (with INTAKE_JOURNAL, the send includes the
- * journal's one write for all its messages); the request making a send keeps its context
+ * only once the send carrying its data has succeeded; the request making a send keeps its context
  * alive with `waitUntil` until the send ends, so a client going away cannot cancel a send that
  * others wait on.
  */
@@ -69,37 +86,47 @@ class IntakeSender {
   ) {}
 
   /**
-   * The send of `data`, to be called, and called again if it fails. A larger request's data are
-   * encoded at once, so that while the send waits only their messages are kept, not the data (and
-   * whatever the data were read from): for a batch of thousands, that is most of the isolate's garbage.
+   * The send of `data`, which came through the upstream services `via`, to be called, and called
+   * again if it fails. A larger request's data are encoded at once, so that while the send waits
+   * only their messages are kept, not the data (and whatever the data were read from): for a batch
+   * of thousands, that is most of the isolate's garbage.
    */
-  sendOf(data: readonly Datum[], waitUntil: (promise: Promise<unknown>) => void): () => Promise<void> {
+  sendOf(
+    data: readonly Datum[],
+    waitUntil: (promise: Promise<unknown>) => void,
+    via: readonly string[] = [],
+  ): () => Promise<void> {
     if (data.length > maxSharedRequestData) {
-      const messages = encodeIntakeMessages(data);
+      const messages = encodeIntakeMessages(data, via);
       return async () => {
         await this.sendToQueue(this.queue, messages);
       };
     }
-    return () => this.sendShared(data, waitUntil);
+    return () => this.sendShared(data, via, waitUntil);
   }
 
-  private async sendShared(data: readonly Datum[], waitUntil: (promise: Promise<unknown>) => void): Promise<void> {
+  private async sendShared(
+    data: readonly Datum[],
+    via: readonly string[],
+    waitUntil: (promise: Promise<unknown>) => void,
+  ): Promise<void> {
     const joined = this.gathering;
     if (joined) {
-      joined.data.push(...data);
+      addData(joined, data, via);
       if (!(await poll(() => joined.outcome !== undefined)))
         throw new Error("a shared intake send did not end in time");
       if (!joined.outcome!.ok) throw joined.outcome!.error;
       return;
     }
-    const group: Group = { data: [...data] };
+    const group: Group = { chains: new Map() };
+    addData(group, data, via);
     if (this.sendsInFlight >= maxSendsInFlight) {
       this.gathering = group;
       await poll(() => this.sendsInFlight < maxSendsInFlight);
       this.gathering = undefined;
     }
     this.sendsInFlight += 1;
-    const sending = this.sendToQueue(this.queue, encodeIntakeMessages(group.data));
+    const sending = this.sendToQueue(this.queue, groupMessages(group));
     waitUntil(sending.catch(() => undefined));
     try {
       await sending;
@@ -117,7 +144,7 @@ const senders = new WeakMap<Queue, IntakeSender>();
 
 /**
  * The isolate's sender for `queue` (a queue binding is one object for all the isolate's requests),
- * which sends with `send` (journal/journal-client.ts: journaled or not, a setting of the isolate).
+ * which sends with `send`.
  */
 export function intakeSender(queue: Queue, send: MessagesSend = sendMessages): IntakeSender {
   return getOrCreate(senders, queue, () => new IntakeSender(queue, send));

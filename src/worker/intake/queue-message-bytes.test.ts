@@ -8,7 +8,6 @@ import {
   MessageBuilder,
   readIntakeMessage,
   utf8Length,
-  withJournalReference,
   writeMessageBytes,
 } from "./queue-message-bytes";
 import { datum } from "./testing/test-datum";
@@ -45,8 +44,8 @@ describe("writeMessageBytes and readIntakeMessage", () => {
       ["cpu", [datum("d1", "cpu", 0.5, "vm1", 1000), datum("d3", "cpu", -2.25, "vm2", 3000)]],
       ["mem", [datum("d2", "mem", 7, "vm1", 2000)]],
     ]);
-    // version, groups, rows, resources, UTF-8, text bytes, no journal reference, no label set, pair list, pair or line
-    expect(header(message)).toEqual([2, 2, 3, 2, 0, 18, 0, 0, 0, 0, 0, 0]);
+    // version, groups, rows, resources, UTF-8, text bytes, no label set, pair list, pair or line, no via id
+    expect(header(message)).toEqual([3, 2, 3, 2, 0, 18, 0, 0, 0, 0, 0, 0]);
     const texts = "cpumemd1d3d2vm1vm2";
     // Without labels, the rows carry no label-set index.
     expect(message.length).toBe(48 + 16 * 3 + 4 * (2 + 3 + 7) + texts.length);
@@ -99,49 +98,21 @@ describe("writeMessageBytes and readIntakeMessage", () => {
     expect(readIntakeMessage(utf8).metrics).toEqual([["\ufeffm", [["\ufeffé", 1000, 1, "vm1"]]]]);
   });
 
-  it("adds a journal reference after the message, which the reader gives back with the rows", () => {
-    const message = writeMessageBytes([["cpu", [datum("a", "cpu", 0.5, "vm-é")]]]);
-    const referenced = withJournalReference(message, [7, "send-1/0"]);
-    expect(referenced.subarray(0, message.length).subarray(28)).toEqual(message.subarray(28));
-    expect(header(referenced)[6]).toBe('[7,"send-1/0"]'.length);
-    expect(readIntakeMessage(referenced)).toEqual({
-      metrics: [["cpu", [["a", 1000, 0.5, "vm-é"]]]],
-      journal: [7, "send-1/0"],
-    });
-  });
-
-  it("reads bytes wherever they start in their buffer, and the JSON texts intake messages were before", () => {
+  it("reads bytes wherever they start in their buffer", () => {
     const message = writeMessageBytes([["cpu", [datum("a", "cpu")]]]);
     const shifted = new Uint8Array(message.length + 3);
     shifted.set(message, 3);
     expect(readIntakeMessage(shifted.subarray(3))).toEqual(readIntakeMessage(message));
     expect(readIntakeMessage(message.buffer)).toEqual(readIntakeMessage(message));
-    const before =
-      '{"kind":"intake","metrics":[["cpu",[["a",1000,"NaN","vm1"],["b",2000,-0,"vm1"]]]],"journal":[3,"s/0"]}';
-    expect(readIntakeMessage(before)).toEqual({
-      kind: "intake",
-      metrics: [
-        [
-          "cpu",
-          [
-            ["a", 1000, "NaN", "vm1"],
-            ["b", 2000, -0, "vm1"],
-          ],
-        ],
-      ],
-      journal: [3, "s/0"],
-    });
   });
 
   it("refuses bytes whose counts and lengths disagree, whatever was cut or changed", () => {
-    const message = withJournalReference(
-      writeMessageBytes([
-        ["cpu", [datum("a", "cpu", 1, "vm1"), datum("b", "cpu", 2, "vm2")]],
-        ["é", [datum("c", "é")]],
-      ]),
-      [1, "x/0"],
-    );
+    const message = writeMessageBytes([
+      ["cpu", [datum("a", "cpu", 1, "vm1"), datum("b", "cpu", 2, "vm2")]],
+      ["é", [datum("c", "é")]],
+    ]);
     expect(() => readIntakeMessage(42)).toThrow("malformed intake message: a body of type number");
+    expect(() => readIntakeMessage("{}")).toThrow("malformed intake message: a body of type string");
     expect(() => readIntakeMessage(message.subarray(0, 20))).toThrow("shorter than its header");
     expect(() => readIntakeMessage(message.subarray(0, 40))).toThrow("shorter than its header");
     fc.assert(
@@ -154,10 +125,11 @@ describe("writeMessageBytes and readIntakeMessage", () => {
       new DataView(copy.buffer).setUint32(at, value, true);
       return copy;
     };
-    expect(() => readIntakeMessage(changed(0, 3))).toThrow("layout version 3, not 1 or 2");
+    expect(() => readIntakeMessage(changed(0, 4))).toThrow("layout version 4, not 3");
+    expect(() => readIntakeMessage(changed(0, 1))).toThrow("layout version 1, not 3");
     expect(() => readIntakeMessage(changed(16, 5))).toThrow("does not describe its");
     // The first group's row count, a row's resource index, the first text's length.
-    const countsAt = 48 + 16 * 3;
+    const countsAt = headerBytes + 16 * 3;
     expect(() => readIntakeMessage(changed(countsAt, 4))).toThrow("more rows than it has");
     expect(() => readIntakeMessage(changed(countsAt, 1))).toThrow("fewer rows than it has");
     expect(() => readIntakeMessage(changed(countsAt + 8, 9))).toThrow("row 0 names no resource");
@@ -165,31 +137,33 @@ describe("writeMessageBytes and readIntakeMessage", () => {
     expect(() => readIntakeMessage(changed(countsAt + 20, 2))).toThrow("texts are longer than their lengths");
   });
 
-  it("reads the version-1 messages that can wait on a queue across an upgrade", () => {
-    // Written by the version-1 writer: cpu (d1, d2), é (d3), texts in UTF-16 for an unpaired surrogate, journaled.
-    const version1 = Uint8Array.from(
-      atob(
-        "AQAAAAIAAAADAAAAAgAAAAEAAAAgAAAACQAAAAAAAAAAAAAAAECPQAAAAAAAQJ9AAAAAAABwp0AAAAAAAADgPwAAAAAAAPh/AAAAAAAAAIAC" +
-          "AAAAAQAAAAAAAAABAAAAAAAAAAMAAAABAAAAAgAAAAIAAAACAAAAAwAAAAMAAABjAHAAdQDpAGQAMQBkADIAZAAzAHYAbQAxAHYAbQAA2FsyLCJzLzAiXQ==",
-      ),
-      (character) => character.charCodeAt(0),
-    );
-    const read = readIntakeMessage(version1);
-    expect(read).toEqual({
-      metrics: [
-        [
-          "cpu",
-          [
-            ["d1", 1000, 0.5, "vm1"],
-            ["d2", 2000, "NaN", "vm\ud800"],
-          ],
-        ],
-        ["é", [["d3", 3000, -0, "vm1"]]],
-      ],
-      journal: [2, "s/0"],
+  it("names the upstream services the data came through, once, and reads them back", () => {
+    const plain = writeMessageBytes([["cpu", [datum("a", "cpu")]]]);
+    const message = writeMessageBytes([["cpu", [datum("a", "cpu")]]], ["edge-1", "edge-2"]);
+    expect(header(message)[11]).toBe(2);
+    expect(message.length).toBe(plain.length + 2 * 4 + "edge-1edge-2".length);
+    expect(readIntakeMessage(message)).toEqual({
+      metrics: [["cpu", [["a", 1000, 1, "vm1"]]]],
+      via: ["edge-1", "edge-2"],
     });
-    expect(Object.is(read.metrics[1]![1][0]![2], -0)).toBe(true);
-    expect(() => readIntakeMessage(version1.subarray(0, 31))).toThrow("shorter than its header");
+    // No chain, no via: the message of data made here.
+    expect(readIntakeMessage(plain)).not.toHaveProperty("via");
+  });
+
+  it("refuses a via id that is empty or does not fit the texts", () => {
+    const message = writeMessageBytes([["cpu", [datum("a", "cpu")]]], ["e1", "e2"]);
+    const lengthsAt = message.length - "cpuavm1e1e2".length - 4 * 5;
+    const changed = (at: number, value: number) => {
+      const copy = message.slice();
+      new DataView(copy.buffer).setUint32(at, value, true);
+      return copy;
+    };
+    // The first via id's length taken by the second.
+    const moved = changed(lengthsAt + 12, 0);
+    new DataView(moved.buffer).setUint32(lengthsAt + 16, 4, true);
+    expect(() => readIntakeMessage(moved)).toThrow("a via id is empty");
+    expect(() => readIntakeMessage(changed(lengthsAt + 16, 3))).toThrow("texts are shorter than their lengths");
+    expect(() => readIntakeMessage(changed(44, 3))).toThrow("does not describe its");
   });
 });
 
@@ -234,23 +208,34 @@ function dataArbitrary(text: fc.Arbitrary<string>, metric: fc.Arbitrary<string>)
 
 describe("MessageBuilder", () => {
   const ascii = fc.string({ unit: fc.constantFrom("a", "b", ","), maxLength: 4 });
+  /** Chains of ids as the intake takes them: no comma, no space. */
+  const chain = fc.uniqueArray(fc.string({ unit: fc.constantFrom("e", "1", "-"), minLength: 1, maxLength: 4 }), {
+    maxLength: 4,
+  });
 
   it("counts a message's bytes exactly as it grows (ASCII), takes data while they fit, and lays out what it took", () => {
     fc.assert(
-      fc.property(dataArbitrary(ascii, fc.constantFrom("m", "n")), fc.integer({ min: 48, max: 2_000 }), (data, max) => {
-        const builder = new MessageBuilder(1, max);
-        const taken: Datum[] = [];
-        for (const datum of data) {
-          if (!builder.add(datum)) break;
-          taken.push(datum);
-        }
-        expect(taken.length).toBeGreaterThan(0);
-        const message = builder.bytes();
-        expect(builder.size).toBe(message.length);
-        if (taken.length > 1) expect(message.length).toBeLessThanOrEqual(max);
-        const groups = [...Map.groupBy(taken, ({ metric }) => metric)];
-        expect(readIntakeMessage(message).metrics).toEqual(groups.map(([metric, each]) => [metric, each.map(toRow)]));
-      }),
+      fc.property(
+        dataArbitrary(ascii, fc.constantFrom("m", "n")),
+        fc.integer({ min: 48, max: 2_000 }),
+        chain,
+        (data, max, via) => {
+          const builder = new MessageBuilder(1, max, via);
+          const taken: Datum[] = [];
+          for (const datum of data) {
+            if (!builder.add(datum)) break;
+            taken.push(datum);
+          }
+          expect(taken.length).toBeGreaterThan(0);
+          const message = builder.bytes();
+          expect(builder.size).toBe(message.length);
+          if (taken.length > 1) expect(message.length).toBeLessThanOrEqual(max);
+          const groups = [...Map.groupBy(taken, ({ metric }) => metric)];
+          const read = readIntakeMessage(message);
+          expect(read.metrics).toEqual(groups.map(([metric, each]) => [metric, each.map(toRow)]));
+          expect(read.via ?? []).toEqual(via);
+        },
+      ),
     );
   });
 
@@ -308,7 +293,7 @@ describe("labels in messages", () => {
     const message = writeMessageBytes(groups);
     // Sets: usage, count, otlp, prometheus, noPairs; pair lists: tags, otlp, prometheus, none; lines: usage,
     // count, mem.used; texts: cpu cpu0 host vm1 usage_idle count device disk0 host.name job node mem used.
-    expect(header(message).slice(7)).toEqual([5, 4, 5, 3, 13]);
+    expect(header(message).slice(6, 11)).toEqual([5, 4, 5, 3, 13]);
     const read = readIntakeMessage(message);
     expect(read).toEqual({ metrics: groups.map(([metric, each]) => [metric, each.map(toRow)]) });
     const rows = rowsOf(read);
@@ -330,12 +315,14 @@ describe("labels in messages", () => {
   const text = fc.string({ unit: fc.constantFrom("a", "b", "é", "😀", "\ud800", "\udfff", ","), maxLength: 3 });
   const messageArbitrary = dataArbitrary(text, fc.constantFrom("a", "b\ud800", "é"));
 
-  it("come back as they were sent, whatever their texts", () => {
+  it("come back as they were sent, whatever their texts, with the chain they came by", () => {
+    const chain = fc.uniqueArray(fc.uuid(), { maxLength: 3 });
     fc.assert(
-      fc.property(messageArbitrary, (data) => {
+      fc.property(messageArbitrary, chain, (data, via) => {
         const groups = [...Map.groupBy(data, ({ metric }) => metric)];
-        const read = readIntakeMessage(writeMessageBytes(groups));
+        const read = readIntakeMessage(writeMessageBytes(groups, via));
         expect(read.metrics).toEqual(groups.map(([metric, each]) => [metric, each.map(toRow)]));
+        expect(read.via ?? []).toEqual(via);
         // Rows of one set share one object.
         const byLabels = new Map<SeriesLabels, SeriesLabels>();
         for (const [index, row] of rowsOfGroups(groups).entries()) {
@@ -358,7 +345,7 @@ describe("labels in messages", () => {
     const rows = 3;
     // Label-set indices, then sets (pair list, line), pair lists (count, resource attribute), pairs (name,
     // value), lines (measurement, field key, type); texts: cpu cpu0 host vm1 usage_idle device disk0 host.name.
-    const setOfRowAt = 48 + 16 * rows + 4 * (1 + rows);
+    const setOfRowAt = headerBytes + 16 * rows + 4 * (1 + rows);
     const setsAt = setOfRowAt + 4 * rows;
     const pairListsAt = setsAt + 8 * 2;
     const pairsAt = pairListsAt + 8 * 2;
@@ -381,7 +368,7 @@ describe("labels in messages", () => {
     expect(() => readIntakeMessage(changed(pairsAt + 4, 8))).toThrow("a label names no text");
     expect(() => readIntakeMessage(changed(linesAt + 4, 8))).toThrow("a label names no text");
     expect(() => readIntakeMessage(changed(linesAt + 8, 4))).toThrow("line 0 has no field type");
-    for (const count of [28, 32, 36, 40, 44]) {
+    for (const count of [24, 28, 32, 36, 40, 44]) {
       expect(() => readIntakeMessage(changed(count, 9))).toThrow("does not describe its");
     }
   });

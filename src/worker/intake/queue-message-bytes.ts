@@ -13,23 +13,24 @@ import { LabelTables, lineFieldTypes, noEntry, none } from "./queue-message-labe
  * timestamp and value written as decimal text and read back, and its resourceIds, written once per
  * datum. Here the numbers travel as IEEE doubles, each resourceId and label set once per message
  * (queue-message-labels.ts), and all texts (metric names, datum ids, resourceIds, labels) as one
- * string, decoded by one call and cut by lengths.
+ * string, decoded by one call and cut by lengths. A message holds data that came by one chain of
+ * upstream services (`tower-edge-via`), which it names once.
  *
  * Little-endian; offsets in bytes:
- *    0  u32  layout version (2)
+ *    0  u32  layout version (3)
  *    4  u32  groups: the metrics of the message
  *    8  u32  rows: its data
  *   12  u32  resources: its distinct resourceIds
  *   16  u32  the texts' encoding: 0 UTF-8; 1 UTF-16, for texts holding an unpaired surrogate,
  *            which UTF-8 cannot carry and a datum may (JSON can)
  *   20  u32  the texts' bytes
- *   24  u32  the journal reference's bytes (0: not journaled)
- *   28  u32  label sets: the rows' SeriesLabels, each a pair list and a line (0: no row has labels,
+ *   24  u32  label sets: the rows' SeriesLabels, each a pair list and a line (0: no row has labels,
  *            and the rows' label-set indices are left out)
- *   32  u32  pair lists: the pairs of the sets
- *   36  u32  pairs: those of all pair lists
- *   40  u32  lines: the line-protocol lines of the sets
- *   44  u32  label texts: the names and values of the pairs, the measurements and field keys
+ *   28  u32  pair lists: the pairs of the sets
+ *   32  u32  pairs: those of all pair lists
+ *   36  u32  lines: the line-protocol lines of the sets
+ *   40  u32  label texts: the names and values of the pairs, the measurements and field keys
+ *   44  u32  via ids: the upstream services the data came through, oldest first (0: none)
  *   48  f64 × rows: the timestamps; then f64 × rows: the values
  *       u32 × groups: each group's rows
  *       u32 × rows: each row's resource, an index into the resourceIds
@@ -39,31 +40,24 @@ import { LabelTables, lineFieldTypes, noEntry, none } from "./queue-message-labe
  *       u32 × 2 × pairs: the pairs of each list in turn, the label texts of its name and value
  *       u32 × 3 × lines: each line's measurement and field key (label texts) and field type (0 float,
  *            1 integer, 2 unsigned, 3 boolean)
- *       u32 × (groups + rows + resources + label texts): each text's length in UTF-16 code units
- *       the texts: the metric names, the datum ids, the resourceIds, the label texts
- *       the journal reference: its JSON in UTF-8
+ *       u32 × (groups + rows + resources + label texts + via ids): each text's length in UTF-16 code units
+ *       the texts: the metric names, the datum ids, the resourceIds, the label texts, the via ids
  * The writer tables what rows share once (queue-message-labels.ts); the reader takes any entry as
- * it comes. Version 1, still read (messages can wait on a queue across an upgrade), is version 2
- * without labels: bytes 28 to 47 absent, and its header 32 bytes long.
+ * it comes.
  */
-
-/** Where a message waits in the intake journal until it is consumed: the shard, and the entry there. */
-export type JournalReference = [shard: number, entry: string];
 
 /** Accepted data, grouped by metric: [metric, rows][] (an array, so any metric name is a safe key). */
 export interface IntakeMessage {
   metrics: [string, DatumRow[]][];
-  /** Set when the message was journaled (journal/): its consumer clears the entry. */
-  journal?: JournalReference;
+  /** The upstream services the data came through, oldest first; absent when none. */
+  via?: string[];
 }
 
 /** A run of one metric's data in a message. */
 export type MessageGroup = readonly [metric: string, data: readonly Datum[]];
 
-const layoutVersion = 2;
+const layoutVersion = 3;
 export const headerBytes = 48;
-/** The header of layout version 1. */
-const firstHeaderBytes = 32;
 /** A row's bytes besides its id's text: two doubles, its resource's index and its id's length. */
 const rowBytes = 8 + 8 + 4 + 4;
 /** A row's label set index, which every row has once any row of its message has labels. */
@@ -72,9 +66,10 @@ const rowLabelsBytes = 4;
 const groupBytes = 4 + 4;
 /** A resourceId's bytes besides its text: its length. */
 const resourceBytes = 4;
+/** A via id's bytes besides its text: its length. */
+const viaIdBytes = 4;
 const utf8Texts = 0;
 const utf16Texts = 1;
-const journalLengthAt = 24;
 
 const nonAscii = /\P{ASCII}/u;
 const unpairedSurrogate = /\p{Cs}/u;
@@ -116,11 +111,12 @@ function grown(numbers: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
  * A message being filled datum by datum, within `maxBytes`, its size counted as it grows, with
  * its texts at `textUnitBytes` per UTF-16 code unit (1 is exact for ASCII; 3 bounds UTF-8 and
  * UTF-16 alike). Its rows are grouped by metric, each metric's in the order they came; what rows
- * share (resourceIds, label sets) is tabled once, as it is counted.
+ * share (resourceIds, label sets) is tabled once, as it is counted. Its data all came by the
+ * upstream services `via`.
  */
 export class MessageBuilder {
   /** The message's bytes so far, its texts counted at `textUnitBytes`. */
-  size = headerBytes;
+  size: number;
   /** The data in the order they came, and each one's group, resource and label set. */
   private readonly data: Datum[] = [];
   private groupOfDatum = new Uint32Array(1_024);
@@ -139,7 +135,11 @@ export class MessageBuilder {
   constructor(
     private readonly textUnitBytes = 1,
     private readonly maxBytes = Number.POSITIVE_INFINITY,
-  ) {}
+    private readonly via: readonly string[] = [],
+  ) {
+    this.size = headerBytes;
+    for (const id of via) this.size += viaIdBytes + textUnitBytes * id.length;
+  }
 
   get rows(): number {
     return this.data.length;
@@ -213,15 +213,16 @@ export class MessageBuilder {
     return Array.from(this.order(), (place) => this.data[place]!);
   }
 
-  /** The message's bytes, not journaled. */
+  /** The message's bytes. */
   bytes(): Uint8Array {
-    const { metrics, data, resources, labels } = this;
+    const { metrics, data, resources, labels, via } = this;
     const rows = data.length;
     const order = this.order();
     const texts: string[] = [...metrics];
     for (let index = 0; index < rows; index++) texts.push(data[order[index]!]!.id);
     for (const resourceId of resources) texts.push(resourceId);
     for (const labelText of labels.texts) texts.push(labelText);
+    for (const id of via) texts.push(id);
     const text = texts.join("");
     const { encoding, bytes: textBytes } = textEncoding(text);
     const labelled = labels.setCount > 0;
@@ -237,8 +238,9 @@ export class MessageBuilder {
     const textAt = headerBytes + 16 * rows + 4 * words;
     const message = new Uint8Array(textAt + textBytes);
     const view = new DataView(message.buffer);
-    const counts = [layoutVersion, metrics.length, rows, resources.length, encoding, textBytes, 0];
+    const counts = [layoutVersion, metrics.length, rows, resources.length, encoding, textBytes];
     counts.push(labels.setCount, labels.pairListCount, labels.pairCount, labels.lineCount, labels.texts.length);
+    counts.push(via.length);
     for (const [index, count] of counts.entries()) view.setUint32(4 * index, count, true);
     let at = headerBytes;
     for (let index = 0; index < rows; index++) {
@@ -266,21 +268,11 @@ export class MessageBuilder {
   }
 }
 
-/** The message holding `groups`, not journaled, whatever its size. */
-export function writeMessageBytes(groups: readonly MessageGroup[]): Uint8Array {
-  const builder = new MessageBuilder();
+/** The message holding `groups`, which came by the upstream services `via`, whatever its size. */
+export function writeMessageBytes(groups: readonly MessageGroup[], via: readonly string[] = []): Uint8Array {
+  const builder = new MessageBuilder(1, Number.POSITIVE_INFINITY, via);
   for (const [metric, data] of groups) for (const datum of data) builder.add(datum, metric);
   return builder.bytes();
-}
-
-/** The same message with its journal reference. */
-export function withJournalReference(message: Uint8Array, reference: JournalReference): Uint8Array {
-  const journal = utf8Encoder.encode(JSON.stringify(reference));
-  const referenced = new Uint8Array(message.length + journal.length);
-  referenced.set(message);
-  referenced.set(journal, message.length);
-  new DataView(referenced.buffer).setUint32(journalLengthAt, journal.length, true);
-  return referenced;
 }
 
 /** A value as rows carry it: a non-finite one as its xsd:double lexical form. */
@@ -316,44 +308,38 @@ function utf16Text(view: DataView, at: number, bytes: number): string {
 
 /** The counts of a message's header. */
 interface MessageHeader {
-  headerBytes: number;
   groups: number;
   rows: number;
   resources: number;
   encoding: number;
   textBytes: number;
-  journalBytes: number;
+  /** Layout 2's bytes after the texts, skipped. */
   labelSets: number;
   pairLists: number;
   pairs: number;
   lines: number;
   labelTexts: number;
+  viaIds: number;
 }
 
 function readHeader(bytes: Uint8Array, view: DataView): MessageHeader {
   const tooShort = () => new MalformedMessageError(`${bytes.length} bytes, shorter than its header`);
-  if (bytes.length < firstHeaderBytes) throw tooShort();
+  if (bytes.length < headerBytes) throw tooShort();
   const word = (index: number) => view.getUint32(4 * index, true);
   const version = word(0);
-  if (version !== 1 && version !== layoutVersion) {
-    throw new MalformedMessageError(`layout version ${version}, not 1 or ${layoutVersion}`);
-  }
-  const first = version === 1;
-  if (!first && bytes.length < headerBytes) throw tooShort();
-  const labelCount = (index: number) => (first ? 0 : word(index));
+  if (version !== layoutVersion) throw new MalformedMessageError(`layout version ${version}, not ${layoutVersion}`);
   return {
-    headerBytes: first ? firstHeaderBytes : headerBytes,
     groups: word(1),
     rows: word(2),
     resources: word(3),
     encoding: word(4),
     textBytes: word(5),
-    journalBytes: word(6),
-    labelSets: labelCount(7),
-    pairLists: labelCount(8),
-    pairs: labelCount(9),
-    lines: labelCount(10),
-    labelTexts: labelCount(11),
+    labelSets: word(6),
+    pairLists: word(7),
+    pairs: word(8),
+    lines: word(9),
+    labelTexts: word(10),
+    viaIds: word(11),
   };
 }
 
@@ -361,14 +347,14 @@ function readHeader(bytes: Uint8Array, view: DataView): MessageHeader {
 function readMessageBytes(bytes: Uint8Array): IntakeMessage {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const header = readHeader(bytes, view);
-  const { groups, rows, resources, encoding, textBytes, journalBytes, labelSets, pairLists, pairs, lines } = header;
-  const textCount = groups + rows + resources + header.labelTexts;
+  const { groups, rows, resources, encoding, textBytes, labelSets, pairLists, pairs, lines } = header;
+  const textCount = groups + rows + resources + header.labelTexts + header.viaIds;
   const labelWords = (labelSets > 0 ? rows : 0) + 2 * labelSets + 2 * pairLists + 2 * pairs + 3 * lines;
-  const countsAt = header.headerBytes + 16 * rows;
+  const countsAt = headerBytes + 16 * rows;
   const lengthsAt = countsAt + 4 * (groups + rows + labelWords);
   const textAt = lengthsAt + 4 * textCount;
   const knownEncoding = encoding === utf8Texts || (encoding === utf16Texts && textBytes % 2 === 0);
-  if (textAt + textBytes + journalBytes !== bytes.length || !knownEncoding) {
+  if (textAt + textBytes !== bytes.length || !knownEncoding) {
     throw new MalformedMessageError(`its header does not describe its ${bytes.length} bytes`);
   }
   const text =
@@ -387,6 +373,8 @@ function readMessageBytes(bytes: Uint8Array): IntakeMessage {
   const resourceIds = Array.from({ length: resources }, nextText);
   const labelSetOfRowAt = countsAt + 4 * (groups + rows);
   const labels = readLabelSets(view, header, labelSetOfRowAt + 4 * (labelSets > 0 ? rows : 0), nextText);
+  const via = Array.from({ length: header.viaIds }, nextText);
+  if (via.includes("")) throw new MalformedMessageError("a via id is empty");
   if (textPosition !== text.length) throw new MalformedMessageError("its texts are longer than their lengths");
 
   const metrics: [string, DatumRow[]][] = [];
@@ -401,7 +389,7 @@ function readMessageBytes(bytes: Uint8Array): IntakeMessage {
     for (let index = 0; index < count; index++, row++, resourceAt += 4) {
       const resourceId = resourceIds[view.getUint32(resourceAt, true)];
       if (resourceId === undefined) throw new MalformedMessageError(`row ${row} names no resource`);
-      const timestampAt = header.headerBytes + 8 * row;
+      const timestampAt = headerBytes + 8 * row;
       const value = rowValue(view.getFloat64(timestampAt + 8 * rows, true));
       const timestamp = view.getFloat64(timestampAt, true);
       const set = labelSets === 0 ? noEntry : view.getUint32(labelSetOfRowAt + 4 * row, true);
@@ -416,9 +404,7 @@ function readMessageBytes(bytes: Uint8Array): IntakeMessage {
     metrics.push([metric, data]);
   }
   if (row !== rows) throw new MalformedMessageError("its groups hold fewer rows than it has");
-  if (journalBytes === 0) return { metrics };
-  const journal = JSON.parse(utf8Decoder.decode(bytes.subarray(textAt + textBytes))) as JournalReference;
-  return { metrics, journal };
+  return via.length > 0 ? { metrics, via } : { metrics };
 }
 
 /**
@@ -477,13 +463,9 @@ function readLabelSets(
   });
 }
 
-/**
- * A message's body as the consumer gets it: these bytes, or the JSON text that intake messages
- * were before (still on a queue, or in a journal, across an upgrade).
- */
+/** A message's body as the consumer gets it: these bytes. */
 export function readIntakeMessage(body: unknown): IntakeMessage {
-  if (typeof body === "string") return JSON.parse(body) as IntakeMessage;
   if (body instanceof ArrayBuffer) return readMessageBytes(new Uint8Array(body));
   if (ArrayBuffer.isView(body)) return readMessageBytes(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
-  throw new MalformedMessageError(`a body of type ${typeof body}, neither bytes nor text`);
+  throw new MalformedMessageError(`a body of type ${typeof body}, not bytes`);
 }

@@ -26,8 +26,3 @@ export function instanceId(env: Env): Promise<string> {
     );
   return reading;
 }
-
-/** The instance id if this isolate has read it already, else undefined. */
-export function knownInstanceId(): string | undefined {
-  return known;
-}

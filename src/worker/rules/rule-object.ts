@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
+import { migrateSchema, type SchemaSteps } from "../common/sql-migrations";
 import { countingRequests } from "../common/usage";
 import { readConfig } from "../config";
-import { intakeMessagesSend } from "../intake/journal/journal-client";
-import { encodeIntakeMessages, rowsToData } from "../intake/queue-message";
+import { encodeIntakeMessages, rowsToData, sendMessages } from "../intake/queue-message";
 import { knowledgeBase } from "../model/knowledge-base";
 import type { Datum, DatumRow } from "../vocabulary/datum";
 import { type Accumulator, addToAccumulator, newAccumulator } from "./aggregation/accumulator";
@@ -11,7 +11,7 @@ import { type CompiledRule, compileRule } from "./evaluation/compile-rule";
 import { evaluateWindow, passThrough } from "./evaluation/evaluate";
 import type { RuleStatus } from "./rule-view-schema";
 import { ModelSnapshot } from "./targeting/model-snapshot";
-import { PaneStore } from "./windows/pane-store";
+import { PaneStore, paneSchema } from "./windows/pane-store";
 import { WindowClock } from "./windows/window-clock";
 
 /** One queue message's share of a batch for the rule's metric; its id makes a repeated delivery harmless. */
@@ -26,6 +26,27 @@ export type FeedOutcome = "fed" | "unknown-rule";
 const rememberMessagesMs = 24 * 3_600_000;
 /** When an evaluation failed (e.g. the knowledge base could not be read), how soon it is tried again. */
 const retryEvaluationMs = 5_000;
+
+/** The rule's own tables: its definition and status, and the messages it was fed lately. */
+const ruleSchema = `
+  CREATE TABLE rule (
+    singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+    definition TEXT NOT NULL,
+    enabled INTEGER NOT NULL,
+    closed_through INTEGER NOT NULL DEFAULT 0,
+    windows_evaluated INTEGER NOT NULL DEFAULT 0,
+    data_read INTEGER NOT NULL DEFAULT 0,
+    data_emitted INTEGER NOT NULL DEFAULT 0,
+    data_late INTEGER NOT NULL DEFAULT 0,
+    last_evaluation_at INTEGER,
+    last_error TEXT
+  );
+  CREATE TABLE fed_message (id TEXT PRIMARY KEY, at INTEGER NOT NULL);
+  CREATE INDEX fed_message_by_age ON fed_message (at);
+`;
+
+/** A rule object's schema steps, numbered from 1 in this order: its own tables', then its panes'. */
+const schemaSteps: SchemaSteps = [ruleSchema, paneSchema];
 
 type RuleRow = {
   definition: string;
@@ -56,22 +77,7 @@ export class RuleObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.sql.exec(`
-      CREATE TABLE IF NOT EXISTS rule (
-        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-        definition TEXT NOT NULL,
-        enabled INTEGER NOT NULL,
-        closed_through INTEGER NOT NULL DEFAULT 0,
-        windows_evaluated INTEGER NOT NULL DEFAULT 0,
-        data_read INTEGER NOT NULL DEFAULT 0,
-        data_emitted INTEGER NOT NULL DEFAULT 0,
-        data_late INTEGER NOT NULL DEFAULT 0,
-        last_evaluation_at INTEGER,
-        last_error TEXT
-      );
-      CREATE TABLE IF NOT EXISTS fed_message (id TEXT PRIMARY KEY, at INTEGER NOT NULL);
-      CREATE INDEX IF NOT EXISTS fed_message_by_age ON fed_message (at);
-    `);
+    migrateSchema(ctx.storage, schemaSteps);
     this.panes = new PaneStore(this.sql);
   }
 
@@ -243,9 +249,7 @@ export class RuleObject extends DurableObject<Env> {
 
   private async send(output: readonly Datum[]): Promise<void> {
     if (output.length === 0) return;
-    // Journaled like accepted data: a window closed is not closed again after a crash.
-    const send = intakeMessagesSend(this.env, readConfig(this.env).INTAKE_JOURNAL);
-    await send(this.env.INTAKE_QUEUE, encodeIntakeMessages(output));
+    await sendMessages(this.env.INTAKE_QUEUE, encodeIntakeMessages(output));
   }
 
   private async readModel(): Promise<ModelSnapshot> {

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { gzip } from "../../../../test/api/support/agent-routes";
 import { ApiError } from "../../../shared/problems";
-import { readThenRelease } from "../../../shared/release-bytes";
 import { decodedBody, decompressedTooLarge, gunzip } from "./decompress";
 
 const encoder = new TextEncoder();
@@ -190,47 +189,10 @@ describe("decodedBody", () => {
     expect(snappy).toHaveBeenCalledTimes(1);
   });
 
-  it("releases the compressed bytes once a decoder is done with them, also when it refuses them", async () => {
-    const seen: Uint8Array[] = [];
-    const snappy = (bytes: Uint8Array) => {
-      seen.push(bytes);
-      expect(bytes.byteLength).toBe(3);
-      return encoder.encode("decoded");
-    };
-    expect(new TextDecoder().decode(await decodedBody(post(encoder.encode("abc"), "snappy"), 100, { snappy }))).toBe(
-      "decoded",
-    );
-    const refusing = (bytes: Uint8Array): Uint8Array => {
-      seen.push(bytes);
-      throw decompressedTooLarge(5);
-    };
-    await expectTooLarge(decodedBody(post(encoder.encode("abc"), "snappy"), 5, { snappy: refusing }), 5);
-    expect(seen.map((bytes) => bytes.byteLength)).toEqual([0, 0]);
-  });
-
   it("passes on a decoder's refusal", async () => {
     const tooLarge = () => {
       throw decompressedTooLarge(5);
     };
     await expectTooLarge(decodedBody(post(encoder.encode("abc"), "snappy"), 5, { snappy: tooLarge }), 5);
-  });
-});
-
-// readThenRelease's tests run here, in workerd, where a released buffer is detached (Node 20 cannot).
-describe("readThenRelease", () => {
-  it("gives what the reader made of the body, then releases the body's bytes", () => {
-    const body = encoder.encode("cpu value=1");
-    expect(readThenRelease(body, (bytes) => new TextDecoder().decode(bytes))).toBe("cpu value=1");
-    expect(body.byteLength).toBe(0);
-  });
-
-  it("releases the body's bytes when the reader refuses them", () => {
-    const body = encoder.encode("not a line");
-    expect(() =>
-      readThenRelease(body, () => {
-        throw new ApiError("validation-failed", "unable to parse");
-      }),
-    ).toThrow("unable to parse");
-    expect(body.byteLength).toBe(0);
   });
 });

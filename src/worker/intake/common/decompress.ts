@@ -1,6 +1,5 @@
 import { joinChunks } from "../../../shared/chunks";
 import { ApiError } from "../../../shared/problems";
-import { releaseBytes } from "../../../shared/release-bytes";
 
 /** Where a decompressed body would pass the limit: the request is refused whole (413). */
 export function decompressedTooLarge(maxBytes: number): ApiError {
@@ -42,8 +41,7 @@ export type BodyDecoders = Record<string, (bytes: Uint8Array, maxBytes: number) 
 /**
  * A request's body as the agent encoded it, decompressed as its `Content-Encoding` says (gzip on
  * every route, others as the route adds them), at most `maxBytes` once decompressed; 415 for an
- * encoding the route does not take. A compressed body's bytes are released once decoded; read what
- * this returns with `readThenRelease`, since the readers keep no view of it.
+ * encoding the route does not take.
  */
 export async function decodedBody(
   request: Request,
@@ -57,13 +55,7 @@ export async function decodedBody(
     return bytes;
   }
   const decode = encoding === "gzip" || encoding === "x-gzip" ? gunzip : decoders[encoding];
-  if (decode) {
-    try {
-      return await decode(bytes, maxBytes);
-    } finally {
-      releaseBytes(bytes.buffer);
-    }
-  }
+  if (decode) return decode(bytes, maxBytes);
   const accepted = ["gzip", ...Object.keys(decoders)].join(", ");
   throw new ApiError(
     "unsupported-media-type",

@@ -2,13 +2,13 @@ import { collectorRegistry } from "../../collectors/collector-registry";
 import type { CollectorRecord } from "../../collectors/collector-store";
 import { intakeRoutes, type RouteCounts, usage } from "../../common/usage";
 import { loopsRefused } from "../../http/loop-check";
+import { farFromNowAccepted } from "../../intake/far-from-now-count";
 import { metricCatalogStub } from "../../metrics/metric-catalog";
 import { metricStub } from "../../metrics/metric-object";
 import { ruleStub } from "../../rules/rule-object";
 import { ruleRegistry } from "../../rules/rule-registry";
 import type { RuleStatus } from "../../rules/rule-view-schema";
 import type { DeliveryStatus, ObserverState } from "../../vocabulary/delivery";
-import { drainProgress } from "../drain";
 import type { Family, Labels } from "./exposition";
 
 /** How many objects are asked at once: a scrape must not open a request per metric all together. */
@@ -161,36 +161,15 @@ function intakeFamilies(): Family[] {
       each((counts) => counts.staleMarkersSkipped),
     ),
     counter(
+      "tower_intake_far_from_now_total",
+      "Data accepted stamped before 2000 or more than a day ahead: most likely in the wrong unit (seconds, or line " +
+        "protocol without precision=) or from a wrong clock.",
+      intakeRoutes.map((route) => ({ labels: { route }, value: farFromNowAccepted[route] })),
+    ),
+    counter(
       "tower_intake_loops_refused_total",
       "Requests refused (508) because their tower-edge-via named this service: data of its own deliveries.",
       intakeRoutes.map((route) => ({ labels: { route }, value: loopsRefused[route] })),
-    ),
-  ];
-}
-
-/**
- * The intake queue's traffic as this isolate saw it. Under `npm start` one isolate is the whole
- * service, so written − acknowledged is the local queue's backlog, and a backlog with no batch
- * started for long is a queue that stopped; deployed, producers and consumers are many isolates.
- */
-function queueFamilies(): Family[] {
-  const { intakeMessagesWritten, intakeMessagesInFlight, batchesStarted } = drainProgress();
-  const one = (value: number) => [{ labels: {}, value }];
-  return [
-    counter(
-      "tower_intake_queue_messages_written_total",
-      "Intake messages sent to the queue, since this instance started.",
-      one(intakeMessagesWritten),
-    ),
-    counter(
-      "tower_intake_queue_messages_acknowledged_total",
-      "Intake messages the consumer acknowledged (their data reached every observer or its backlog), since this instance started.",
-      one(intakeMessagesWritten - intakeMessagesInFlight),
-    ),
-    counter(
-      "tower_intake_queue_batches_total",
-      "Batches of intake messages the consumer started, since this instance started.",
-      one(batchesStarted),
     ),
   ];
 }
@@ -230,6 +209,5 @@ export async function serviceStateFamilies(env: Env): Promise<Family[]> {
     ...ruleFamilies(rules),
     ...collectorFamilies(collectors, now),
     ...intakeFamilies(),
-    ...queueFamilies(),
   ];
 }

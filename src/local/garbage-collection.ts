@@ -7,7 +7,8 @@
  * in flight: an isolate that handles events at a moderate rate collects four times a second, and so
  * holds a quarter of a second's garbage; one that handles them fast, whose many requests in flight
  * would make each collection dear and whose young generation V8 collects often anyway, collects
- * once a second. Deployed, there is no `gc()`, and the platform manages its isolates' memory.
+ * once a second. Deployed, there is no `gc()` and no local entry to call it, and the platform
+ * manages its isolates' memory.
  */
 
 /** How often at most the isolate collects its garbage while it has work. */

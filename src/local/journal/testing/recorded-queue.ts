@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 
 /**
- * Makes the intake queue of `env` record what is sent to it, each call's bodies, instead of
+ * Makes the intake queue binding of `env` record what is sent to it, each call's bodies, instead of
  * sending: what the journal sends must not reach the test runtime's consumer. `vi.restoreAllMocks`
  * ends it.
  */
