@@ -12,15 +12,20 @@ interface WayIn {
   route: string;
   success: number;
   send(metric: string): { path: string; init: RequestInit & { headers: Record<string, string> } };
-  /** Checks that `response` is the route's 508 in its own shape, and gives its message. */
-  loopMessage(response: Response): Promise<string>;
+  /** Checks that `response` is the route's answer of `status` in its own shape, and gives its message. */
+  refusalMessage(response: Response, status: 400 | 508): Promise<string>;
 }
 
-async function problemDetail(response: Response): Promise<string> {
-  expect(response.status).toBe(508);
+const problems = {
+  400: { type: "urn:tower-edge:problem:validation-failed", title: "Request not valid" },
+  508: { type: "urn:tower-edge:problem:loop-detected", title: "Loop detected" },
+};
+
+async function problemDetail(response: Response, status: 400 | 508): Promise<string> {
+  expect(response.status).toBe(status);
   expect(response.headers.get("content-type")).toBe("application/problem+json");
   const problem = (await response.json()) as { detail: string };
-  expect(problem).toMatchObject({ type: "urn:tower-edge:problem:loop-detected", title: "Loop detected", status: 508 });
+  expect(problem).toMatchObject({ ...problems[status], status });
   return problem.detail;
 }
 
@@ -39,7 +44,7 @@ const monitoringData = (path: string): WayIn => ({
       headers: json,
     },
   }),
-  loopMessage: problemDetail,
+  refusalMessage: problemDetail,
 });
 
 const waysIn: WayIn[] = [
@@ -53,7 +58,7 @@ const waysIn: WayIn[] = [
       path: `/streams/${encodedStream(metric)}`,
       init: { body: JSON.stringify([{ resourceId: "vm1", metric, value: 1 }]), headers: json },
     }),
-    loopMessage: problemDetail,
+    refusalMessage: problemDetail,
   },
   ...agentRoutes.map(
     (agent): WayIn => ({
@@ -64,7 +69,7 @@ const waysIn: WayIn[] = [
         const init = agent.send(metric, 1);
         return { path: agent.path, init: { ...init, headers: init.headers as Record<string, string> } };
       },
-      loopMessage: (response) => agent.refusalMessage(response, 508),
+      refusalMessage: (response, status) => agent.refusalMessage(response, status),
     }),
   ),
 ];
@@ -99,7 +104,7 @@ describe.each(waysIn)("intake at $name", (way) => {
 
     for (const via of vias) {
       const metric = freshMetric();
-      const message = await way.loopMessage(await sendVia(way, metric, via));
+      const message = await way.refusalMessage(await sendVia(way, metric, via), 508);
       expect(message).toContain(`tower-edge-via names its instance ${instance}`);
       expect((await request("GET", metricPath(metric))).status).toBe(404);
     }
@@ -117,6 +122,23 @@ describe.each(waysIn)("intake at $name", (way) => {
       expect(response.status).toBe(way.success);
       await response.body?.cancel();
       expect((await request("GET", metricPath(metric))).status).toBe(200);
+    }
+
+    expect(await loopsRefused(way.route)).toBe(before);
+  });
+
+  it("refuses with 400, in the route's own shape, a chain of services it cannot carry on; accepts nothing of it", async () => {
+    const before = await loopsRefused(way.route);
+    const services = Array.from({ length: 17 }, (_, index) => `edge-${index}`).join(", ");
+
+    for (const [via, problem] of [
+      [services, "names 17 services, more than 16"],
+      ["edge 1", 'names "edge 1", not an id of at most 64 visible ASCII characters'],
+    ] as const) {
+      const metric = freshMetric();
+      const message = await way.refusalMessage(await sendVia(way, metric, via), 400);
+      expect(message).toContain(`tower-edge-via ${problem}`);
+      expect((await request("GET", metricPath(metric))).status).toBe(404);
     }
 
     expect(await loopsRefused(way.route)).toBe(before);

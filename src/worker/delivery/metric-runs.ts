@@ -48,3 +48,29 @@ export function runsOfMetricData(items: readonly MetricDatum[]): MetricRun[] {
 export function metricDataOfRuns(runs: readonly MetricRun[]): MetricDatum[] {
   return runs.flatMap(([metric, rows]) => rows.map((row): MetricDatum => [metric, row]));
 }
+
+/**
+ * The chains of upstream services (`tower-edge-via`) that a batch's rows came by, the rows of one
+ * message sharing its one array. Rows that came by none (most) are not in it.
+ */
+export type RowChains = ReadonlyMap<DatumRow, readonly string[]>;
+
+/**
+ * The upstream services the runs' data came through: the union of their rows' chains, each id
+ * once, in the order first seen.
+ */
+export function viaOfRuns(runs: readonly MetricRun[], chains: RowChains): string[] {
+  if (chains.size === 0) return [];
+  const ids = new Set<string>();
+  let last: readonly string[] | undefined;
+  for (const [, rows] of runs) {
+    for (const row of rows) {
+      const chain = chains.get(row);
+      // Rows of one message come together and share its chain, which is added once.
+      if (chain === undefined || chain === last) continue;
+      last = chain;
+      for (const id of chain) ids.add(id);
+    }
+  }
+  return [...ids];
+}

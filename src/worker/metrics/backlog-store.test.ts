@@ -37,6 +37,7 @@ describe("BacklogStore", () => {
         data: 2,
         acceptedAt: t0,
         attempts: 1,
+        via: [],
       });
       expect(backlog.oldestPendingAcceptedAt("o1")).toBe(t0);
       expect(backlog.oldestPendingAcceptedAt("o3")).toBeNull();
@@ -67,6 +68,46 @@ describe("BacklogStore", () => {
       expect(backlog.head("o1")!.rows).toEqual([labelled[1], ...rows("p", 1)]);
     }));
 
+  it("keeps each chunk's upstream services, and joins data never sent only to a chunk of the same ones", () =>
+    withBacklog("backlog-via", (backlog) => {
+      const held = (webhookId: string, prefix: string, via?: string[]) =>
+        backlog.append("o1", {
+          webhookId,
+          rows: rows(prefix, 1),
+          acceptedAt: t0,
+          attempts: 0,
+          ...(via ? { via } : {}),
+        });
+      held("msg_a", "a", ["edge-1", "edge-2"]);
+      held("msg_b", "b", ["edge-1", "edge-2"]);
+      held("msg_c", "c", ["edge-2", "edge-1"]);
+      held("msg_d", "d");
+      held("msg_e", "e", []);
+      backlog.append("o1", { webhookId: "msg_f", rows: rows("f", 1), acceptedAt: t0, attempts: 1, via: ["edge-3"] });
+
+      const chunks: [string, number, string[]][] = [];
+      for (let chunk = backlog.head("o1"); chunk; chunk = backlog.head("o1")) {
+        chunks.push([chunk.webhookId, chunk.data, chunk.via]);
+        backlog.remove(chunk.seq);
+      }
+      expect(chunks).toEqual([
+        ["msg_a", 2, ["edge-1", "edge-2"]],
+        ["msg_c", 1, ["edge-2", "edge-1"]],
+        ["msg_d", 2, []],
+        ["msg_f", 1, ["edge-3"]],
+      ]);
+    }));
+
+  it("reads a chunk written before chunks named their upstream services as one that came by none", () =>
+    runInDurableObject(env.METRIC.getByName("backlog-via-before"), (_, state) => {
+      state.storage.sql.exec(
+        "INSERT INTO backlog (observer_id, webhook_id, rows, data, accepted_at) VALUES ('o1', 'msg_old', ?, 1, ?)",
+        rowsJson(rows("o", 1)),
+        t0,
+      );
+      expect(new BacklogStore(state.storage.sql, rowsJson).head("o1")).toMatchObject({ webhookId: "msg_old", via: [] });
+    }));
+
   it("joins data never sent to the observer's last chunk when it was never sent either, under its webhook id", () =>
     withBacklog("backlog-join", (backlog) => {
       backlog.append("o1", { webhookId: "msg_a", rows: rows("a", 2), acceptedAt: t0, attempts: 0 });
@@ -81,6 +122,7 @@ describe("BacklogStore", () => {
         data: 5,
         acceptedAt: t0,
         attempts: 0,
+        via: [],
       });
       expect(backlog.oldestPendingAcceptedAt("o1")).toBe(t0);
       expect(backlog.head("o2")).toMatchObject({ webhookId: "msg_x", rows: rows("x", 1), data: 1 });

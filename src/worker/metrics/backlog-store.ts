@@ -10,6 +10,8 @@ export interface BacklogChunk<Item = DatumRow> {
   acceptedAt: number;
   /** Attempts made at these data so far. */
   attempts: number;
+  /** The upstream services its data came through (`tower-edge-via`), oldest first. */
+  via: string[];
 }
 
 type ChunkRow = {
@@ -19,6 +21,7 @@ type ChunkRow = {
   data: number;
   accepted_at: number;
   attempts: number;
+  via: string;
 };
 
 function toChunk<Item>(row: ChunkRow): BacklogChunk<Item> {
@@ -29,8 +32,27 @@ function toChunk<Item>(row: ChunkRow): BacklogChunk<Item> {
     data: row.data,
     acceptedAt: row.accepted_at,
     attempts: row.attempts,
+    via: row.via === "" ? [] : row.via.split(","),
   };
 }
+
+/** The backlog table: a schema step of every object that holds observers. */
+export const backlogSchema = `
+  CREATE TABLE backlog (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    observer_id TEXT NOT NULL,
+    webhook_id TEXT NOT NULL,
+    rows TEXT NOT NULL,
+    data INTEGER NOT NULL,
+    accepted_at INTEGER NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    first_failure_at INTEGER,
+    dead_at INTEGER,
+    via TEXT NOT NULL DEFAULT ''
+  );
+  CREATE INDEX backlog_observer ON backlog (observer_id, seq);
+  CREATE INDEX backlog_dead ON backlog (dead_at) WHERE dead_at IS NOT NULL;
+`;
 
 /**
  * What observers of one metric have not received, in the metric's SQLite storage: chunks in the
@@ -44,28 +66,13 @@ export class BacklogStore<Item = DatumRow> {
   constructor(
     private readonly sql: SqlStorage,
     private readonly itemsJson: (items: readonly Item[]) => string,
-  ) {
-    sql.exec(`
-      CREATE TABLE IF NOT EXISTS backlog (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        observer_id TEXT NOT NULL,
-        webhook_id TEXT NOT NULL,
-        rows TEXT NOT NULL,
-        data INTEGER NOT NULL,
-        accepted_at INTEGER NOT NULL,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        first_failure_at INTEGER,
-        dead_at INTEGER
-      );
-      CREATE INDEX IF NOT EXISTS backlog_observer ON backlog (observer_id, seq);
-      CREATE INDEX IF NOT EXISTS backlog_dead ON backlog (dead_at) WHERE dead_at IS NOT NULL;
-    `);
-  }
+  ) {}
 
   /**
    * Adds data at the end of the observer's backlog. Data never sent yet join the last chunk when it
-   * was never sent either and has room, so that a held observer catches up in full payloads; data
-   * that were sent keep their own chunk, with the webhook id the receiver may have seen.
+   * was never sent either, came through the same upstream services and has room, so that a held
+   * observer catches up in full payloads; data that were sent keep their own chunk, with the webhook
+   * id the receiver may have seen.
    */
   append(
     observerId: string,
@@ -77,25 +84,29 @@ export class BacklogStore<Item = DatumRow> {
       failedAt?: number;
       /** The data were refused for good: they are dead from now. */
       deadAt?: number;
+      /** The upstream services the data came through; none when absent. */
+      via?: readonly string[];
     },
   ): void {
     const rows = this.itemsJson(chunk.rows);
+    const via = chunk.via?.join(",") ?? "";
     if (chunk.attempts === 0 && chunk.failedAt === undefined && chunk.deadAt === undefined) {
       const joined = this.sql.exec(
         `UPDATE backlog SET rows = substr(rows, 1, length(rows) - 1) || ',' || substr(?, 2), data = data + ?
          WHERE seq = (SELECT MAX(seq) FROM backlog WHERE observer_id = ?)
-           AND attempts = 0 AND first_failure_at IS NULL AND dead_at IS NULL AND data + ? <= ?`,
+           AND attempts = 0 AND first_failure_at IS NULL AND dead_at IS NULL AND via = ? AND data + ? <= ?`,
         rows,
         chunk.rows.length,
         observerId,
+        via,
         chunk.rows.length,
         maxDataPerPayload,
       ).rowsWritten;
       if (joined > 0) return;
     }
     this.sql.exec(
-      `INSERT INTO backlog (observer_id, webhook_id, rows, data, accepted_at, attempts, first_failure_at, dead_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO backlog (observer_id, webhook_id, rows, data, accepted_at, attempts, first_failure_at, dead_at, via)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       observerId,
       chunk.webhookId,
       rows,
@@ -104,6 +115,7 @@ export class BacklogStore<Item = DatumRow> {
       chunk.attempts,
       chunk.failedAt ?? null,
       chunk.deadAt ?? null,
+      via,
     );
   }
 
@@ -111,7 +123,7 @@ export class BacklogStore<Item = DatumRow> {
   head(observerId: string): BacklogChunk<Item> | undefined {
     const row = this.sql
       .exec<ChunkRow>(
-        `SELECT seq, webhook_id, rows, data, accepted_at, attempts FROM backlog
+        `SELECT seq, webhook_id, rows, data, accepted_at, attempts, via FROM backlog
          WHERE observer_id = ? AND dead_at IS NULL ORDER BY seq LIMIT 1`,
         observerId,
       )

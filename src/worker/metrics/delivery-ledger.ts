@@ -46,6 +46,7 @@ export class DeliveryLedger<Item = DatumRow> {
         const failure = failedNow.get(observer.id);
         this.owe(observer.id, owed.rows, {
           webhookId: observer.webhookId ?? newWebhookId(),
+          via: owed.via,
           attempts: observer.attempts,
           acceptedAt: now,
           ...(failure ? { failedAt: failure.at } : {}),
@@ -208,7 +209,14 @@ export class DeliveryLedger<Item = DatumRow> {
   private owe(
     observerId: string,
     rows: readonly Item[],
-    chunk: { webhookId: string; attempts: number; acceptedAt: number; failedAt?: number; deadAt?: number },
+    chunk: {
+      webhookId: string;
+      via?: readonly string[];
+      attempts: number;
+      acceptedAt: number;
+      failedAt?: number;
+      deadAt?: number;
+    },
   ): void {
     const ledger = this.observers.target(observerId, chunk.acceptedAt)?.ledger;
     if (!ledger) return;

@@ -5,10 +5,11 @@ import type { Delivery } from "../../vocabulary/delivery";
 import { deliverOverHttp } from "./http";
 
 /** One delivery of one datum to http://<id>.example/, with the observer's own `headers`. */
-function delivery(id: string, headers: Record<string, string> = {}): Delivery {
+function delivery(id: string, headers: Record<string, string> = {}, via?: string[]): Delivery {
   return {
     target: { id, format: "TOWER/JSON", protocol: "HTTP", callbackUrl: `http://${id}.example/`, secrets: [], headers },
     runs: [["via-checked", [["d1", 1_000, 1, "vm1"]]]],
+    ...(via ? { via } : {}),
     lane: id,
     webhookId: `msg_${id}`,
     attempt: 1,
@@ -40,6 +41,14 @@ describe("deliverOverHttp", () => {
     expect(await deliverOverHttp(delivery("via-plain"), 1_000)).toMatchObject({ ok: true });
 
     expect(sent.map((headers) => headers.get("tower-edge-via"))).toEqual([await instanceId(env)]);
+  });
+
+  it("names the upstream services the data came through before this service", async () => {
+    const sent = requestsTo("via-chain");
+
+    await deliverOverHttp(delivery("via-chain", {}, ["edge-1", "edge-2"]), 1_000);
+
+    expect(sent.map((headers) => headers.get("tower-edge-via"))).toEqual([`edge-1, edge-2, ${await instanceId(env)}`]);
   });
 
   it("keeps its own tower-edge-via over an observer's header of that name", async () => {

@@ -162,8 +162,7 @@ export async function deliverOverHttp(
   timeoutMs: number,
   answerWaitMs?: number,
 ): Promise<DeliveryResult> {
-  // The data's upstream services are not carried through the intake queue (yet): this service alone.
-  const via = viaHeaderValue([], await instanceId(env));
+  const via = viaHeaderValue(delivery.via ?? [], await instanceId(env));
   const started = Date.now();
   const batchWait = answerWaitMs === undefined ? undefined : AbortSignal.timeout(answerWaitMs);
   const serializer = serializerFor(delivery.target.format);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { viaHeaderValue, viaNames } from "./via-header";
+import { maxViaIdLength, maxViaIds, readViaChain, viaHeaderValue, viaNames } from "./via-header";
 
 /** Instance ids as the services draw them: UUIDs, which hold no comma and no space. */
 const instance = fc.uuid();
@@ -45,5 +45,42 @@ describe("viaNames", () => {
         expect(viaNames(value, stranger)).toBe(false);
       }),
     );
+  });
+});
+
+describe("readViaChain", () => {
+  it("reads the ids in order, each once, spaces around them and empty entries ignored", () => {
+    expect(readViaChain("")).toEqual({ ok: true, ids: [] });
+    expect(readViaChain(" , ")).toEqual({ ok: true, ids: [] });
+    expect(readViaChain("e2,\te1 ,, e2, a1")).toEqual({ ok: true, ids: ["e2", "e1", "a1"] });
+  });
+
+  it("reads back every chain a delivery names", () => {
+    fc.assert(
+      fc.property(fc.array(instance, { maxLength: maxViaIds - 1 }), instance, (upstream, sender) => {
+        const chain = [...new Set([...upstream, sender])];
+        expect(readViaChain(viaHeaderValue(upstream, sender))).toEqual({ ok: true, ids: chain });
+      }),
+    );
+  });
+
+  it("takes at most maxViaIds ids of at most maxViaIdLength characters", () => {
+    const ids = (count: number) => Array.from({ length: count }, (_, index) => `e${index}`).join(",");
+    expect(readViaChain(ids(maxViaIds))).toMatchObject({ ok: true });
+    expect(readViaChain(`${ids(maxViaIds)}, e0`)).toMatchObject({ ok: true });
+    expect(readViaChain(ids(maxViaIds + 1))).toEqual({ ok: false, problem: "names 17 services, more than 16" });
+    expect(readViaChain("x".repeat(maxViaIdLength))).toMatchObject({ ok: true });
+    expect(readViaChain(`e1,${"x".repeat(maxViaIdLength + 1)}`)).toEqual({
+      ok: false,
+      problem: `names "${"x".repeat(maxViaIdLength)}", not an id of at most 64 visible ASCII characters`,
+    });
+  });
+
+  it.each([
+    ["a space", "e 1"],
+    ["a control character", "e\u00011"],
+    ["a character beyond ASCII", "é1"],
+  ])("refuses an id with %s inside", (_, id) => {
+    expect(readViaChain(`e0, ${id}`)).toMatchObject({ ok: false });
   });
 });
