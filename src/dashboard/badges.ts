@@ -36,15 +36,19 @@ export function observerStateBadge(state: ObserverState): [string, Tone] {
   return [state[0]!.toUpperCase() + state.slice(1), stateTones[state]];
 }
 
-/** How deliveries go, from the status alone: failing, catching up, healthy, or nothing yet. */
+/**
+ * How deliveries go, from the status alone: failing, catching up, healthy, or nothing yet. Data sent
+ * to a UDP observer prove nothing about its health, which nothing acknowledges: they are "sent".
+ */
 export function observerHealth(status: DeliveryStatus): [string, Tone] {
   const failedLast =
     status.lastFailureAt !== null && (status.lastSuccessAt === null || status.lastFailureAt > status.lastSuccessAt);
   if (failedLast) return ["Failing", "danger"];
   if (status.backlog > 0) return ["Backlog", "warn"];
   if (status.dead > 0) return ["Dead data", "warn"];
-  if (status.delivered > 0) return ["Healthy", "ok"];
-  return ["No data yet", "neutral"];
+  if (status.delivered === 0) return ["No data yet", "neutral"];
+  if (status.acknowledgement === "sent-unacknowledged") return ["Sent (no acknowledgement possible)", "info"];
+  return ["Healthy", "ok"];
 }
 
 export function enabledBadge(enabled: boolean): [string, Tone] {

@@ -1,3 +1,4 @@
+import { isFarFromNow } from "../worker/vocabulary/far-from-now";
 import { actionButton } from "./action-button";
 import { api, metricObserversPath, observerPath } from "./api";
 import { unlessGone } from "./api-client";
@@ -6,7 +7,7 @@ import { attemptsShown } from "./attempt-log";
 import { lineChart, type Series } from "./chart";
 import { disclosure } from "./disclosure";
 import { h, setAttribute, setText } from "./dom";
-import { data, formatCount } from "./format";
+import { data, formatCount, formatInstant } from "./format";
 import { keyedList } from "./keyed-list";
 import { pageHeader, section } from "./layout";
 import { type ObserverView, observerCard } from "./observer-card";
@@ -32,6 +33,31 @@ function seriesOf(recent: readonly RecentDatum[]): Series[] {
   const series = [...byResource.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const line of series) line.points.sort((a, b) => a.time - b.time);
   return series;
+}
+
+/**
+ * A note on data stamped far from now, hidden while there are none: accepted as stamped, they sit
+ * in 1970 or far ahead, where the chart alone would not tell why.
+ */
+function farFromNowNote(): { element: HTMLElement; update(recent: readonly RecentDatum[]): void } {
+  const element = h("p", { class: "alert far-from-now", role: "note" });
+  element.hidden = true;
+  return {
+    element,
+    update(recent) {
+      const now = Date.now();
+      const far = recent.filter((datum) => isFarFromNow(datum.timestamp, now));
+      element.hidden = far.length === 0;
+      if (far.length === 0) return;
+      const example = formatInstant(far[0]!.timestamp);
+      setText(
+        element,
+        `${formatCount(far.length)} of these ${data(recent.length)} are stamped far from now (before 2000 or more ` +
+          `than a day ahead, such as ${example}). Timestamps in seconds rather than milliseconds, or line ` +
+          "protocol without the precision= of its timestamps, land there. They were accepted as stamped.",
+      );
+    },
+  };
 }
 
 /**
@@ -67,6 +93,7 @@ export function metricPage(metric: string, context: PageContext): Page {
   const accepted = h("span", { class: "muted" });
   const bars = rateBars();
   const chart = lineChart(`Recent values of ${metric}`);
+  const farFromNow = farFromNowNote();
   const observerList = h("div", { class: "observer-list" });
   const noObservers = h("p", { class: "empty-note" }, "No observers yet: add one above.");
   const observerCount = h("span", { class: "count" });
@@ -87,6 +114,7 @@ export function metricPage(metric: string, context: PageContext): Page {
       { class: "section-note" },
       `The metric's latest data (up to ${formatCount(dataCharted)}), one line per resource.`,
     ),
+    farFromNow.element,
     chart.element,
   );
   const missing = unknownMetric(metric, context);
@@ -150,6 +178,7 @@ export function metricPage(metric: string, context: PageContext): Page {
       setText(accepted, about.dataAccepted === undefined ? "" : `${data(about.dataAccepted)} accepted`);
       bars.update(about.acceptedPerMinute);
       chart.update(seriesOf(recent));
+      farFromNow.update(recent);
       cards.update(present);
       setText(observerCount, `(${formatCount(present.length)})`);
       noObservers.hidden = present.length > 0;

@@ -64,20 +64,23 @@ const dayMonthYear = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "
 const monthYear = new Intl.DateTimeFormat("en-GB", { month: "short", year: "numeric" });
 
 /**
- * How the ticks of `step` read over [start, end]: the time of day under a day, with the date when
- * the span crosses days; the date from a day up, with the year when the span crosses years; the
- * month and year, or the year alone.
+ * How the ticks of `step` read over [start, end]: the time of day under a day, with the date unless
+ * the whole span is today (so that data of another day, or of 1970, never pass for today's); the
+ * date from a day up; the year with the date unless the whole span is in this year; the month and
+ * year, or the year alone.
  */
-function labelsOf(step: TimeStep, start: number, end: number): (time: number) => string {
-  const crossesDays = localDay(start) !== localDay(end);
-  const crossesYears = localYear(start) !== localYear(end);
+function labelsOf(step: TimeStep, start: number, end: number, now: number): (time: number) => string {
+  const today = localDay(now);
+  const allToday = localDay(start) === today && localDay(end) === today;
+  const thisYear = localYear(now);
+  const date = localYear(start) === thisYear && localYear(end) === thisYear ? dayMonth : dayMonthYear;
   switch (step.unit) {
     case "millisecond": {
       const time = step.length < minute ? clockWithSeconds : clock;
-      return crossesDays ? (tick) => `${dayMonth.format(tick)} ${time.format(tick)}` : (tick) => time.format(tick);
+      return allToday ? (tick) => time.format(tick) : (tick) => `${date.format(tick)} ${time.format(tick)}`;
     }
     case "day":
-      return (tick) => (crossesYears ? dayMonthYear : dayMonth).format(tick);
+      return (tick) => date.format(tick);
     case "month":
       return (tick) => monthYear.format(tick);
     case "year":
@@ -142,13 +145,13 @@ const labelWidth = (characters: number) => characters * 7 + 24;
 /**
  * Ticks at round times within [start, end] for an axis `width` pixels wide, whatever the span:
  * seconds to centuries, as many as their labels leave room for (at least two), each at least one
- * step apart.
+ * step apart; their labels read as seen on the day of `now`.
  */
-export function timeAxis(start: number, end: number, width: number): TimeAxis {
+export function timeAxis(start: number, end: number, width: number, now = Date.now()): TimeAxis {
   if (!isDate(start) || !isDate(end)) return { ticks: [], label: String };
   const span = end - start;
   const fits = (step: TimeStep) => {
-    const label = labelsOf(step, start, end);
+    const label = labelsOf(step, start, end, now);
     const room = Math.max(2, Math.floor(width / labelWidth(label(end).length)));
     return span / step.length <= room;
   };
@@ -156,5 +159,5 @@ export function timeAxis(start: number, end: number, width: number): TimeAxis {
   const ticks: number[] = [];
   const date = new Date(firstTick(step, start));
   for (; date.getTime() <= end; advance(date, step)) ticks.push(date.getTime());
-  return { ticks, label: labelsOf(step, start, end) };
+  return { ticks, label: labelsOf(step, start, end, now) };
 }

@@ -31,9 +31,17 @@ export function nearMiss(name: string, known: readonly string[]): string | undef
   const lower = name.toLowerCase();
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of known) {
+    // No fewer edits than the lengths differ: most names of a long list are passed over unread.
+    if (Math.abs(candidate.length - name.length) > 2) continue;
     const distance = editDistance(lower, candidate.toLowerCase());
     if (distance > 2 || distance * 3 > name.length) continue;
     if (!best || distance < best.distance) best = { candidate, distance };
   }
   return best?.candidate;
+}
+
+/** `; did you mean "x"?` for the name of `known` closest to `name`, or nothing when none is close. */
+export function didYouMean(name: string, known: readonly string[]): string {
+  const meant = nearMiss(name, known);
+  return meant === undefined ? "" : `; did you mean ${JSON.stringify(meant)}?`;
 }

@@ -2,7 +2,7 @@
  * Problem details (RFC 9457): the one error shape of the Worker and the relay alike.
  */
 import { z } from "zod";
-import { nearMiss } from "./near-miss.ts";
+import { didYouMean } from "./near-miss.ts";
 
 /** One problem in a request, located by a JSON pointer (RFC 6901) into the body or path. */
 export interface FieldProblem {
@@ -143,8 +143,8 @@ z.config({
 
 /** "Unknown field.", with the name probably meant when one of `known` is close. */
 export function unknownField(key: string, known: readonly string[] = []): string {
-  const meant = nearMiss(key, known);
-  return meant === undefined ? "Unknown field." : `Unknown field; did you mean "${meant}"?`;
+  const hint = didYouMean(key, known);
+  return hint === "" ? "Unknown field." : `Unknown field${hint}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   addObserver,
   declareMetric,
   listObservers,
+  noDatagramsSentYet,
   noDeliveriesYet,
   observersPath,
   plainHttp,
@@ -63,7 +64,7 @@ describe("PATCH /metrics/:id/observers/:oid", () => {
     [
       "a state of another case",
       { state: "PAUSED" },
-      [{ path: "/state", message: 'The state must be "active" or "paused".' }],
+      [{ path: "/state", message: 'The state must be "active" or "paused"; did you mean "paused"?' }],
     ],
     [
       "a secret too short",
@@ -200,7 +201,8 @@ describe("PATCH /metrics/:id/observers/:oid and the deliveries", () => {
       400,
       validationProblem(detail, [{ path: "/headers", message: "Headers only apply to HTTP observers." }]),
     );
-    expect(await (await request("GET", path)).json()).toEqual({ ...observer, status: noDeliveriesYet });
+    const status = protocol === "udp" ? noDatagramsSentYet : noDeliveriesYet;
+    expect(await (await request("GET", path)).json()).toEqual({ ...observer, status });
   });
 });
 

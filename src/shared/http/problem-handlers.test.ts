@@ -95,4 +95,20 @@ describe("problemOnNotFound and problemOnMethodNotAllowed", () => {
       detail: "POST is not allowed on /item.",
     });
   });
+
+  it("adds a hint of where the request probably meant to go", async () => {
+    const hinted = new Hono();
+    hinted.use(
+      methodNotAllowed({
+        app: hinted,
+        onMethodNotAllowed: (c, methods) => problemOnMethodNotAllowed(c, methods, "Send it to /elsewhere."),
+      }),
+    );
+    hinted.get("/item", (c) => c.body(null, 204));
+    const response = await hinted.request("/item", { method: "POST" });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+    expect(await response.json()).toMatchObject({ detail: "POST is not allowed on /item. Send it to /elsewhere." });
+  });
 });

@@ -28,11 +28,13 @@ export function problemOnNotFound(c: Context): Response {
   return problemResponse(ApiError.notFound(`No route matches ${c.req.path}.`));
 }
 
-/** For `methodNotAllowed({ onMethodNotAllowed })` of `hono/method-not-allowed`: 405 with `Allow`. */
-export function problemOnMethodNotAllowed(c: Context, methods: string[]): Response {
+/**
+ * For `methodNotAllowed({ onMethodNotAllowed })` of `hono/method-not-allowed`: 405 with `Allow`, and
+ * `hint` (where the request probably meant to go) when there is one.
+ */
+export function problemOnMethodNotAllowed(c: Context, methods: string[], hint?: string): Response {
+  const detail = `${c.req.method} is not allowed on ${c.req.path}.${hint === undefined ? "" : ` ${hint}`}`;
   return problemResponse(
-    new ApiError("method-not-allowed", `${c.req.method} is not allowed on ${c.req.path}.`, {
-      headers: { allow: methods.toSorted().join(", ") },
-    }),
+    new ApiError("method-not-allowed", detail, { headers: { allow: methods.toSorted().join(", ") } }),
   );
 }

@@ -3,6 +3,7 @@ import { bearerToken } from "../../shared/http/bearer";
 import { ApiError } from "../../shared/problems";
 import type { Config } from "../config";
 import type { AppEnv } from "./app-env";
+import { misdirectedAgentHint } from "./misdirected-agent";
 import { splitPathToken } from "./path-token";
 
 /** What a request needs: nothing, an ingest or admin token, or an admin token. */
@@ -28,6 +29,9 @@ const queryTokenRoute = /^\/(write|query)\/?$/;
 const collectorRoute =
   /^\/(data-collectors(\/[^/]+(\/(keepalive|configuration))?)?|streams\/[^/]+|required-metrics)\/?$/;
 
+/** A path without its /v1 prefix: every route is served under /v1 and at the root. */
+export const unversioned = (path: string) => path.replace(/^\/v1(?=\/|$)/, "");
+
 /**
  * The access a request path needs, the same with and without the /v1 prefix. Only the health
  * check, the API's description and the dashboard's files are open and only the intake routes take
@@ -37,7 +41,7 @@ const collectorRoute =
  * access with this.
  */
 export function requiredAccess(path: string): Access {
-  const route = path.replace(/^\/v1(?=\/|$)/, "");
+  const route = unversioned(path);
   if (openRoute.test(route) || docsAssets.test(path) || dashboard.test(path)) return "open";
   if (ingestRoute.test(route) || agentRoute.test(route) || collectorRoute.test(route)) return "ingest";
   return "admin";
@@ -112,12 +116,42 @@ function agentToken(path: string, url: string, authorization: string | undefined
   return new URL(url).searchParams.get("p") || undefined;
 }
 
-async function authorize(access: Exclude<Access, "open">, token: string | undefined, config: Config) {
+/** What a refusal tells about the token: for a missing one and for one not valid. */
+interface TokenAdvice {
+  missing: string;
+  invalid: string;
+}
+
+const bearerAdvice: TokenAdvice = {
+  missing: "This route needs a bearer token: send Authorization: Bearer <token>.",
+  invalid: "The bearer token is not valid.",
+};
+
+/**
+ * The forms an agent's route takes its token in. InfluxDB clients have no token setting of their
+ * own in the 1.x API: they send it as their password, which is easily put in the user name instead.
+ */
+function agentAdvice(route: string): TokenAdvice {
+  const query = queryTokenRoute.test(route) ? ", or as p=<token>" : "";
+  const forms =
+    "send an ingest token as Authorization: Bearer <token> or Token <token>, or as the password of Basic " +
+    `credentials (InfluxDB clients send the token as their password, not their user name)${query}`;
+  return { missing: `This route needs a token: ${forms}.`, invalid: `The token is not valid; ${forms}.` };
+}
+
+/** `message`, and where the request probably meant to go when it is an agent's slip. */
+const withHint = (message: string, hint: string | undefined) => (hint === undefined ? message : `${message} ${hint}`);
+
+async function authorize(
+  access: Exclude<Access, "open">,
+  token: string | undefined,
+  config: Config,
+  advice: TokenAdvice,
+  hint: string | undefined,
+) {
   if (config.ADMIN_TOKEN.length === 0 && config.INGEST_TOKEN.length === 0) throw notConfigured();
   if (token === undefined) {
-    throw new ApiError("unauthorized", "This route needs a bearer token: send Authorization: Bearer <token>.", {
-      headers: challenge(),
-    });
+    throw new ApiError("unauthorized", withHint(advice.missing, hint), { headers: challenge() });
   }
   const presented = await sha256(token);
   const [isAdmin, isIngest] = await Promise.all([
@@ -125,12 +159,11 @@ async function authorize(access: Exclude<Access, "open">, token: string | undefi
     matchesAny(presented, config.INGEST_TOKEN),
   ]);
   if (!isAdmin && !isIngest) {
-    throw new ApiError("unauthorized", "The bearer token is not valid.", { headers: challenge("invalid_token") });
+    throw new ApiError("unauthorized", withHint(advice.invalid, hint), { headers: challenge("invalid_token") });
   }
   if (access === "admin" && !isAdmin) {
-    throw new ApiError("forbidden", "This route needs an admin token; an ingest token may only send monitoring data.", {
-      headers: challenge("insufficient_scope"),
-    });
+    const message = "This route needs an admin token; an ingest token may only send monitoring data.";
+    throw new ApiError("forbidden", withHint(message, hint), { headers: challenge("insufficient_scope") });
   }
 }
 
@@ -138,7 +171,7 @@ async function authorize(access: Exclude<Access, "open">, token: string | undefi
 function presentedToken(path: string, url: string, authorization: string | undefined): string | undefined {
   const inPath = splitPathToken(new URL(url).pathname);
   if (inPath.prefix) return inPath.token;
-  const route = path.replace(/^\/v1(?=\/|$)/, "");
+  const route = unversioned(path);
   return agentRoute.test(route) ? agentToken(route, url, authorization) : bearerToken(authorization);
 }
 
@@ -153,7 +186,11 @@ export const authentication = createMiddleware<AppEnv>(async (c, next) => {
   const access = requiredAccess(inPath.path);
   const config = c.get("config");
   if (access !== "open" && !config.AUTH_DISABLED) {
-    await authorize(access, presentedToken(inPath.path, c.req.url, c.req.header("authorization")), config);
+    const route = unversioned(inPath.path);
+    const advice = inPath.prefix || !agentRoute.test(route) ? bearerAdvice : agentAdvice(route);
+    const hint = misdirectedAgentHint(c.req.method, inPath.path, c.req.url);
+    const token = presentedToken(inPath.path, c.req.url, c.req.header("authorization"));
+    await authorize(access, token, config, advice, hint);
   }
   await next();
 });

@@ -65,7 +65,7 @@ export const metricRoutes = new Hono<AppEnv>()
     async (c) => {
       const { id } = c.req.valid("param");
       const metric = await metricStub(c.env, id).describeMetric();
-      if (!metric) throw unknownMetric(id);
+      if (!metric) throw await unknownMetric(c.env, id);
       return c.json(metric);
     },
   )
@@ -88,7 +88,7 @@ export const metricRoutes = new Hono<AppEnv>()
     async (c) => {
       const { id } = c.req.valid("param");
       const rows = await metricStub(c.env, id).recentData(c.req.valid("query").limit);
-      if (!rows) throw unknownMetric(id);
+      if (!rows) throw await unknownMetric(c.env, id);
       return c.json(
         rows.map(([datumId, timestamp, value, resourceId]) => ({ id: datumId, resourceId, value, timestamp })),
       );
@@ -105,7 +105,7 @@ export const metricRoutes = new Hono<AppEnv>()
     metricNameParam,
     async (c) => {
       const { id } = c.req.valid("param");
-      if (!(await metricStub(c.env, id).deleteMetric())) throw unknownMetric(id);
+      if (!(await metricStub(c.env, id).deleteMetric())) throw await unknownMetric(c.env, id);
       // Data naming the metric again must re-create it, so this isolate may not skip registering it.
       forgetMetric(id);
       return c.body(null, 204);

@@ -84,7 +84,7 @@ export const observerRoutes = new Hono<AppEnv>()
       const shown = registration.secret === "generate" ? { secret } : {};
       switch (result.outcome) {
         case "unknown-metric":
-          throw unknownMetric(id);
+          throw await unknownMetric(c.env, id);
         case "limit-reached":
           throw new ApiError(
             "conflict",
@@ -112,7 +112,7 @@ export const observerRoutes = new Hono<AppEnv>()
     async (c) => {
       const { id } = c.req.valid("param");
       const observers = await metricStub(c.env, id).listObservers();
-      if (!observers) throw unknownMetric(id);
+      if (!observers) throw await unknownMetric(c.env, id);
       return c.json(observers);
     },
   )

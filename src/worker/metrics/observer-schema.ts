@@ -1,25 +1,32 @@
 import { z } from "zod";
+import { didYouMean } from "../../shared/near-miss";
 import { limitQuerySchema } from "../http/limit-query";
 import type { DeliveryStatus, ObserverState } from "../vocabulary/delivery";
 import { attemptsKept } from "./kept-entries";
 import { isStreamFormat, observerFormats, observerProtocols } from "./observer-kinds";
 
-/** One of `values`, matched without regard to case and returned in its canonical spelling. */
+/**
+ * One of `values`, matched without regard to case and returned in its canonical spelling; a value
+ * near one of them (`influx`) is refused with the one probably meant.
+ */
 function caseInsensitiveEnum<const Value extends string>(values: readonly Value[], what: string) {
   const canonical = new Map(values.map((value) => [value.toLowerCase(), value]));
-  const message = `The ${what} must be one of ${values.join(", ")} (in any case).`;
+  const message = `The ${what} must be one of ${values.join(", ")} (in any case)`;
   return z
-    .string(message)
+    .string(`${message}.`)
     .meta({ description: `One of ${values.join(", ")}, in any letter case.`, examples: [...values] })
     .transform((value, ctx): Value => {
       const match = canonical.get(value.toLowerCase());
       if (match === undefined) {
-        ctx.issues.push({ code: "custom", message, input: value });
+        const hint = didYouMean(value, values);
+        ctx.issues.push({ code: "custom", message: `${message}${hint === "" ? "." : hint}`, input: value });
         return z.NEVER;
       }
       return match;
     });
 }
+
+const observerStates = ["active", "paused"] as const;
 
 function parseUrl(text: string): URL | undefined {
   try {
@@ -197,7 +204,12 @@ export type PublicObserver = Omit<ObserverRegistration, "secret" | "headers"> & 
 export const observerChangeSchema = z
   .strictObject({
     state: z
-      .enum(["active", "paused"], 'The state must be "active" or "paused".')
+      .enum(observerStates, {
+        error: (issue) => {
+          const hint = typeof issue.input === "string" ? didYouMean(issue.input, observerStates) : "";
+          return `The state must be "active" or "paused"${hint === "" ? "." : hint}`;
+        },
+      })
       .optional()
       .meta({ description: "paused holds deliveries in the backlog; active resumes them (also a disabled observer)." }),
     secret: secretSchema.nullable().optional().meta({

@@ -13,7 +13,13 @@ const count = (description: string) => z.int().min(0).meta({ description });
 
 export const deliveryStatusSchema = z
   .strictObject({
-    delivered: count("Data handed over successfully."),
+    acknowledgement: z.enum(["acknowledged", "sent-unacknowledged"]).meta({
+      description:
+        "What delivered proves. acknowledged: the observer took the data (HTTP: a 2xx answer; TCP: its connection " +
+        "took the bytes). sent-unacknowledged: UDP, which nothing acknowledges: the datagrams were sent, and whether " +
+        "anything listens at the port cannot be known.",
+    }),
+    delivered: count("Data handed over successfully (for UDP: sent)."),
     failed: count("Failed attempts."),
     dead: count("Data tried for the whole retry schedule, kept for replay for DEAD_RETENTION_HOURS."),
     dropped: count("Data dropped: dead past their retention, or the oldest over MAX_BACKLOG_DATA."),

@@ -12,6 +12,7 @@ import { metricStub } from "../metrics/metric-object";
 import { type InstalledRule, rulesDocumentSchema } from "./document/rule-schema";
 import { readRulesXml } from "./document/rules-xml-reader";
 import { writeRulesXml } from "./document/rules-xml-writer";
+import { unwrappedRulesProblem } from "./document/unwrapped-rules";
 import { compileRule, restCallMetric } from "./evaluation/compile-rule";
 import { ruleStub } from "./rule-object";
 import { ruleRegistry } from "./rule-registry";
@@ -115,11 +116,16 @@ export const ruleRoutes = new Hono<AppEnv>()
       },
       responses: {
         204: emptyAnswer("Every rule is installed."),
-        400: problemAnswer(`The document has problems, each listed with its rule and location; ${notInstalled}.`),
+        400: problemAnswer(
+          `The document has problems, each listed with its rule and location, or is rules without the document ` +
+            `around them (one problem: wrap them as {"monitoringRules": […]}); ${notInstalled}.`,
+        ),
       },
     }),
     async (c) => {
       const document = await readDocument(c.req.raw);
+      const unwrapped = unwrappedRulesProblem(document);
+      if (unwrapped) throw ApiError.validation([unwrapped], `The body is not a rule document; ${notInstalled}.`);
       const parsed = rulesDocumentSchema.safeParse(document);
       if (!parsed.success) {
         throw ApiError.validation(

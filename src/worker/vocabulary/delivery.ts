@@ -84,6 +84,11 @@ export interface Delivery {
    * metric for a selector observer. Every observer of a payload gets the same array.
    */
   runs: readonly MetricRun[];
+  /**
+   * The upstream services the payload's data came through (`tower-edge-via`), oldest first: the
+   * union of their chains, each id once; none when absent.
+   */
+  via?: readonly string[];
   /** Which observer's payloads go one after the other, in order (see dispatch.ts). */
   lane: string;
   /** Stable across retries, so a receiver can drop a duplicate (Standard Webhooks `webhook-id`). */
@@ -143,6 +148,8 @@ export type AttemptReport = Omit<DeliveryResult, "delivery"> & {
  */
 export interface OwedData<Item = DatumRow> {
   rows: readonly Item[];
+  /** The upstream services the data came through (see Delivery); none when absent. */
+  via?: readonly string[];
   /**
    * Each observer, with the webhook id its attempt used (none for held data: one is assigned), and
    * whether it refused the data for good (they are dead at once).
@@ -160,8 +167,22 @@ export interface BatchReport<Item = DatumRow> {
 
 export type ObserverState = "active" | "paused" | "disabled";
 
+/**
+ * What a delivery counted as done proves. `acknowledged`: the observer took it (HTTP: it answered
+ * 2xx; TCP: it accepted the connection and the bytes). `sent-unacknowledged`: UDP, which nothing
+ * acknowledges: the datagrams left, and whether anything listens at the port cannot be known, so
+ * such an observer is never shown as healthy.
+ */
+export type DeliveryAcknowledgement = "acknowledged" | "sent-unacknowledged";
+
+export function acknowledgementOf(protocol: ObserverProtocol): DeliveryAcknowledgement {
+  return protocol === "UDP" ? "sent-unacknowledged" : "acknowledged";
+}
+
 /** How deliveries to an observer go; timestamps are ISO 8601, null until the first of their kind. */
 export interface DeliveryStatus {
+  /** What `delivered` proves for the observer's protocol. */
+  acknowledgement: DeliveryAcknowledgement;
   /** Data delivered. */
   delivered: number;
   /** Attempts that failed. */

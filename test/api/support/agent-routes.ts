@@ -54,10 +54,11 @@ function otlpRequest(metric: string, count: number) {
 }
 
 /** google.rpc.Code of the statuses these tests meet. */
-const rpcCodes: Record<number, number> = { 400: 3, 413: 8, 415: 3, 503: 14, 508: 2 };
+const rpcCodes: Record<number, number> = { 400: 3, 401: 16, 413: 8, 415: 3, 503: 14, 508: 2 };
 /** InfluxDB 2.x's error codes of the statuses these tests meet. */
 const influxV2Codes: Record<number, string> = {
   400: "invalid",
+  401: "unauthorized",
   413: "request too large",
   503: "unavailable",
   508: "loop detected",

@@ -37,7 +37,7 @@ export const plainHttp = { signed: false, headerNames: [] };
 
 export const uuid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
-export { noDeliveriesYet } from "../../support/delivery-status";
+export { noDatagramsSentYet, noDeliveriesYet } from "../../support/delivery-status";
 
 export function notFoundProblem(detail: string) {
   return { type: "urn:tower-edge:problem:not-found", title: "Resource not found", status: 404, detail };

@@ -4,6 +4,7 @@ import {
   type AgentRoute,
   agentRoutes,
   influxV1Route,
+  influxV2Route,
   otlpJsonRoute,
   remoteWriteRoute,
 } from "../../api/support/agent-routes";
@@ -47,6 +48,18 @@ async function expectUnauthorized(response: Response, challenge: keyof typeof ch
   expect(await response.json()).toMatchObject({ type: "urn:tower-edge:problem:unauthorized", status: 401 });
 }
 
+/** An agent route's 401, in its protocol's shape, naming the forms its token may take. */
+async function expectAgentUnauthorized(
+  route: AgentRoute,
+  response: Response,
+  challenge: keyof typeof challenges,
+): Promise<void> {
+  expect(response.headers.get("www-authenticate")).toBe(challenges[challenge]);
+  expect(await route.refusalMessage(response, 401)).toContain(
+    "as the password of Basic credentials (InfluxDB clients send the token as their password, not their user name)",
+  );
+}
+
 const routeCases = agentRoutes.map((route, index) => ({ route, index }));
 
 describe("agent routes", () => {
@@ -66,16 +79,23 @@ describe("agent routes", () => {
     );
   });
 
-  it.each(routeCases)("refuse no token and wrong tokens at $route.name with 401", async ({ route }) => {
-    await expectUnauthorized(await sendData(route, "agent.refused"), "missing");
-    for (const [, header] of authorizationForms) {
-      await expectUnauthorized(await sendData(route, "agent.refused", header("wrong")), "invalid");
-    }
-  });
+  it.each(routeCases)(
+    "refuse no token and wrong tokens at $route.name with 401, in their protocol's shape",
+    async ({ route }) => {
+      await expectAgentUnauthorized(route, await sendData(route, "agent.refused"), "missing");
+      for (const [, header] of authorizationForms) {
+        await expectAgentUnauthorized(route, await sendData(route, "agent.refused", header("wrong")), "invalid");
+      }
+    },
+  );
 
   it("refuse Basic credentials without a password, or that are not base64, as no token", async () => {
     for (const authorization of [`Basic ${btoa(`${tokens.ingest}:`)}`, `Basic ${btoa(tokens.ingest)}`, "Basic !!!"]) {
-      await expectUnauthorized(await sendData(influxV1Route, "agent.refused", authorization), "missing");
+      await expectAgentUnauthorized(
+        influxV1Route,
+        await sendData(influxV1Route, "agent.refused", authorization),
+        "missing",
+      );
     }
   });
 });
@@ -99,16 +119,18 @@ describe("the InfluxDB 1.x API's p= parameter", () => {
   });
 
   it("refuses a wrong token with 401", async () => {
-    await expectUnauthorized(await sendData(influxV1Route, "agent.refused", undefined, "/write?p=wrong"), "invalid");
-    await expectUnauthorized(await send(`${showDatabases}&p=wrong`, {}), "invalid");
+    const wrong = await sendData(influxV1Route, "agent.refused", undefined, "/write?p=wrong");
+    await expectAgentUnauthorized(influxV1Route, wrong, "invalid");
+    await expectAgentUnauthorized(influxV1Route, await send(`${showDatabases}&p=wrong`, {}), "invalid");
   });
 
   it.each([
-    ["/api/v2/write", influxV1Route],
+    ["/api/v2/write", influxV2Route],
     ["/api/v1/write", remoteWriteRoute],
     ["/otlp/v1/metrics", otlpJsonRoute],
   ] as const)("is no token at %s", async (path, route) => {
-    await expectUnauthorized(
+    await expectAgentUnauthorized(
+      route,
       await sendData(route, "agent.refused", undefined, `${path}?p=${tokens.ingest}`),
       "missing",
     );
@@ -132,7 +154,7 @@ describe("/query", () => {
   });
 
   it("refuses a request without a token", async () => {
-    await expectUnauthorized(await send(showDatabases, {}), "missing");
+    await expectAgentUnauthorized(influxV1Route, await send(showDatabases, {}), "missing");
   });
 });
 
@@ -176,4 +198,29 @@ describe("routes other than the agents'", () => {
       await expectUnauthorized(response, "missing");
     }
   });
+});
+
+describe("the refusals that say where to send", () => {
+  it("tell a 1.x client on /write that the token goes in the password, or p=", async () => {
+    const message = await influxV1Route.refusalMessage(await sendData(influxV1Route, "agent.refused"), 401);
+    expect(message).toBe(
+      "This route needs a token: send an ingest token as Authorization: Bearer <token> or Token <token>, or as the " +
+        "password of Basic credentials (InfluxDB clients send the token as their password, not their user name), " +
+        "or as p=<token>.",
+    );
+  });
+
+  it.each(["/v1/metrics", "/metrics"])(
+    "point an OTLP exporter posting to %s with an ingest token at /otlp/v1/metrics",
+    async (path) => {
+      const response = await send(path, otlpJsonRoute.send("agent.misdirected", 1), `Bearer ${tokens.ingest}`);
+      expect(response.status).toBe(403);
+      expect(await response.json()).toMatchObject({
+        detail:
+          "This route needs an admin token; an ingest token may only send monitoring data. OTLP metrics go to " +
+          "/otlp/v1/metrics: set OTEL_EXPORTER_OTLP_ENDPOINT=http://service/otlp (or " +
+          "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT=http://service/otlp/v1/metrics).",
+      });
+    },
+  );
 });

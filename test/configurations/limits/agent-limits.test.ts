@@ -89,8 +89,20 @@ describe("MAX_BODY_BYTES", () => {
     const metric = metricOf("big", index);
     const { headers } = route.send(metric, 1);
     const response = await request("POST", route.path, { body: new Uint8Array(limits.bodyBytes + 1), headers });
-    expect(response.status).toBe(413);
-    await response.body?.cancel();
+    expect(await route.refusalMessage(response, 413)).toMatch(
+      /^The body is larger than MAX_BODY_BYTES \(4096 bytes\); (compress it|send fewer)/,
+    );
     await expectNothingStored(metric);
+  });
+
+  it("tells a line-protocol client to gzip its body or send smaller batches", async () => {
+    const response = await request("POST", "/write", {
+      body: new Uint8Array(limits.bodyBytes + 1),
+      headers: { "content-type": "text/plain" },
+    });
+    expect(await influxV1Route.refusalMessage(response, 413)).toBe(
+      `The body is larger than MAX_BODY_BYTES (${limits.bodyBytes} bytes); compress it (Content-Encoding: gzip; ` +
+        'Telegraf: content_encoding = "gzip") or send smaller batches (Telegraf: metric_batch_size).',
+    );
   });
 });

@@ -7,11 +7,10 @@ import { ApiError } from "../../../shared/problems";
 import { usage } from "../../common/usage";
 import { jsonAnswer, problemAnswer } from "../../http/answers";
 import type { AppEnv } from "../../http/app-env";
-import { loopRefusalDescription, refuseLoop } from "../../http/loop-check";
+import { checkVia, loopRefusalDescription } from "../../http/loop-check";
 import { pathParams } from "../../http/path-params";
 import { settingDefaults } from "../../http/setting-defaults";
-import { acceptingIntake } from "../../ops/drain";
-import { queueData, refuseWhileDraining } from "../accept-data";
+import { queueData } from "../accept-data";
 import { readStreamData, streamBodySchema } from "./stream-data";
 
 const streamParams = z.object({
@@ -57,30 +56,27 @@ export const streamRoutes = new Hono<AppEnv>().post(
   }),
   pathParams(streamParams),
   jsonBodyReadByHandler(streamBodySchema),
-  (c) => {
-    refuseWhileDraining();
-    return acceptingIntake(async () => {
-      await refuseLoop(c, "/streams");
-      const config = c.get("config");
-      const reading = readStreamData(await readJson(c.req.raw), Date.now(), crypto.randomUUID(), {
-        maxData: config.MAX_DATA_PER_REQUEST,
-        maxMetricNameLength: config.MAX_METRIC_NAME_LENGTH,
-      });
-      if (!reading.ok) {
-        if ("tooMany" in reading) {
-          throw new ApiError(
-            "payload-too-large",
-            `The request holds ${reading.tooMany} data; at most ${config.MAX_DATA_PER_REQUEST} are accepted per request.`,
-          );
-        }
-        throw ApiError.validation(reading.problems, "The data are not valid; nothing was accepted.");
-      }
-      await queueData(c, reading.data);
-      const counts = usage.intake["/streams"];
-      counts.dataAccepted += reading.data.length;
-      counts.stringFieldsSkipped += reading.skipped;
-      usage.dataAccepted += reading.data.length;
-      return c.json(fed(c.req.valid("param").stream));
+  async (c) => {
+    await checkVia(c, "/streams");
+    const config = c.get("config");
+    const reading = readStreamData(await readJson(c.req.raw), Date.now(), crypto.randomUUID(), {
+      maxData: config.MAX_DATA_PER_REQUEST,
+      maxMetricNameLength: config.MAX_METRIC_NAME_LENGTH,
     });
+    if (!reading.ok) {
+      if ("tooMany" in reading) {
+        throw new ApiError(
+          "payload-too-large",
+          `The request holds ${reading.tooMany} data; at most ${config.MAX_DATA_PER_REQUEST} are accepted per request.`,
+        );
+      }
+      throw ApiError.validation(reading.problems, "The data are not valid; nothing was accepted.");
+    }
+    await queueData(c, reading.data);
+    const counts = usage.intake["/streams"];
+    counts.dataAccepted += reading.data.length;
+    counts.stringFieldsSkipped += reading.skipped;
+    usage.dataAccepted += reading.data.length;
+    return c.json(fed(c.req.valid("param").stream));
   },
 );

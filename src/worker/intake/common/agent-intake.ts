@@ -2,8 +2,8 @@ import type { Context, Handler } from "hono";
 import { ApiError } from "../../../shared/problems";
 import { type IntakeRoute, usage } from "../../common/usage";
 import type { AppEnv } from "../../http/app-env";
-import { acceptingIntake } from "../../ops/drain";
-import { queueData, refuseWhileDraining, retryAfterSeconds } from "../accept-data";
+import { queueData, retryAfterSeconds } from "../accept-data";
+import { farFromNow, farFromNowAccepted } from "../far-from-now-count";
 import type { LabelledPoints, RefusedPart } from "./series";
 import { type SeriesKeyOptions, seriesToData } from "./series-data";
 
@@ -85,7 +85,9 @@ export async function acceptReading(
   };
   const stringFieldsSkipped = reading.stringFieldsSkipped ?? 0;
   const staleMarkersSkipped = reading.staleMarkers ?? 0;
+  const farFromNowData = farFromNow(data, Date.now());
   await queueData(c, data);
+  farFromNowAccepted[route] += farFromNowData;
   const counts = usage.intake[route];
   usage.dataAccepted += accepted;
   counts.dataAccepted += accepted;
@@ -115,8 +117,7 @@ export function describeRefusals(refused: readonly RefusedPart[], total: number,
 export type ErrorAnswer = (error: ApiError) => Response;
 
 /**
- * An agent route's handler: refused while the service stops, counted as intake under way for a
- * drain, and every error answered in the protocol's own shape. An unexpected failure answers 503
+ * An agent route's handler: every error answered in the protocol's own shape. An unexpected failure answers 503
  * with Retry-After, not 500: Prometheus and OTLP clients drop a batch answered 500, and resend
  * one answered 503.
  */
@@ -126,8 +127,7 @@ export function agentHandler(
 ): Handler<AppEnv> {
   return async (c) => {
     try {
-      refuseWhileDraining();
-      return await acceptingIntake(() => work(c));
+      return await work(c);
     } catch (error) {
       if (error instanceof ApiError) return answerError(error);
       console.error("intake: an agent request failed:", error instanceof Error ? error.message : String(error));

@@ -28,7 +28,25 @@ export function seriesKeyParameters(labels: string, defaultPrimary: string) {
 export const agentLimitsDescription =
   `The body is over MAX_BODY_BYTES (${settingDefaults.MAX_BODY_BYTES}), over MAX_DECOMPRESSED_BYTES ` +
   `(${settingDefaults.MAX_DECOMPRESSED_BYTES}) once decompressed, or holds more than MAX_AGENT_DATA_PER_REQUEST ` +
-  `(${settingDefaults.MAX_AGENT_DATA_PER_REQUEST}) data: nothing was accepted.`;
+  `(${settingDefaults.MAX_AGENT_DATA_PER_REQUEST}) data: nothing was accepted. The message names the setting and ` +
+  "how the protocol's clients send less at once (gzip, smaller batches).";
+
+/** A 401 of an agent route, in the protocol's `content`, with the challenge every 401 carries. */
+export function agentUnauthorizedAnswer<Content>(content: Content) {
+  return {
+    description:
+      "No token, or one that matches no configured token (unauthorized). The message names the forms the token may " +
+      "take: Authorization: Bearer or Token, the password of Basic credentials (as InfluxDB clients send it), and " +
+      "on /write and /query p=.",
+    content,
+    headers: {
+      "WWW-Authenticate": {
+        description: 'Bearer realm="tower-edge", with error="invalid_token" for a token that is not valid.',
+        schema: { type: "string" as const },
+      },
+    },
+  };
+}
 
 /** A 503 of an agent route, in the protocol's `content`: the client sends the request again after Retry-After. */
 export function overloadAnswer<Content>(content: Content) {

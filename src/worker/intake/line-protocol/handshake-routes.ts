@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ApiError } from "../../../shared/problems";
 import { answered, emptyAnswer, problemReference } from "../../http/answers";
 import type { AppEnv } from "../../http/app-env";
+import { agentUnauthorizedAnswer } from "../common/route-documentation";
 import { influxV1Error, influxV1ErrorSchema } from "./influx-answers";
 
 /*
@@ -68,6 +69,12 @@ async function queryText(request: Request, fromUrl: string | undefined): Promise
   return "";
 }
 
+/** The 1.x API's error shape, or a problem when the middleware before the route answered. */
+const influxV1Content = {
+  "application/json": { schema: answered(influxV1ErrorSchema) },
+  "application/problem+json": { schema: problemReference },
+};
+
 export const queryRoutes = new Hono<AppEnv>().on(
   ["GET", "POST"],
   "/",
@@ -86,11 +93,9 @@ export const queryRoutes = new Hono<AppEnv>().on(
       },
       400: {
         description: "A statement other than CREATE DATABASE or SHOW DATABASES, or none.",
-        content: {
-          "application/json": { schema: answered(influxV1ErrorSchema) },
-          "application/problem+json": { schema: problemReference },
-        },
+        content: influxV1Content,
       },
+      401: agentUnauthorizedAnswer(influxV1Content),
     },
   }),
   async (c) => {

@@ -1,15 +1,19 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { ApiError } from "../../../shared/problems";
-import { readThenRelease } from "../../../shared/release-bytes";
 import { utf8BodyText } from "../../../shared/utf8";
 import type { IntakeRoute } from "../../common/usage";
 import { answered, emptyAnswer, problemReference } from "../../http/answers";
 import type { AppEnv } from "../../http/app-env";
-import { loopRefusalDescription, refuseLoop } from "../../http/loop-check";
+import { checkVia, loopRefusalDescription } from "../../http/loop-check";
 import { acceptReading, agentHandler, describeRefusals, type ErrorAnswer } from "../common/agent-intake";
 import { decodedBody } from "../common/decompress";
-import { agentLimitsDescription, overloadAnswer, seriesKeyParameters } from "../common/route-documentation";
+import {
+  agentLimitsDescription,
+  agentUnauthorizedAnswer,
+  overloadAnswer,
+  seriesKeyParameters,
+} from "../common/route-documentation";
 import { influxV1Error, influxV1ErrorSchema, influxV2Error, influxV2ErrorSchema } from "./influx-answers";
 import { type LinePrecision, parseLineProtocol } from "./parser";
 import { v1Precision, v1PrecisionNames, v2Precision, v2PrecisionNames } from "./precision";
@@ -33,10 +37,10 @@ function writeHandler(
   answer: ErrorAnswer,
 ) {
   return agentHandler(answer, async (c) => {
-    await refuseLoop(c, route);
+    await checkVia(c, route);
     const config = c.get("config");
     const precision = precisionOf(c.req.query("precision"));
-    const text = readThenRelease(await decodedBody(c.req.raw, config.MAX_DECOMPRESSED_BYTES), bodyText);
+    const text = bodyText(await decodedBody(c.req.raw, config.MAX_DECOMPRESSED_BYTES));
     const parsed = parseLineProtocol(text, precision, Date.now(), config.MAX_AGENT_DATA_PER_REQUEST);
     const outcome = await acceptReading(c, route, { ...parsed, refusedTotal: parsed.refusedLines }, primaryTags);
     if (outcome.refusedTotal === 0) return c.body(null, 204);
@@ -85,6 +89,7 @@ function writeAnswers(schema: typeof influxV1ErrorSchema | typeof influxV2ErrorS
         "lines and why), or the body could not be read at all (bad gzip, not UTF-8, an unknown precision: nothing " +
         "was accepted).",
     ),
+    401: agentUnauthorizedAnswer(errorContent(schema)),
     413: errorAnswer(agentLimitsDescription),
     415: errorAnswer("A Content-Encoding other than gzip."),
     503: overloadAnswer(errorContent(schema)),

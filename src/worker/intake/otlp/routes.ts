@@ -3,57 +3,28 @@ import { describeRoute } from "hono-openapi";
 import { z } from "zod";
 import { assertJsonDepth, parseJsonText } from "../../../shared/http/json-text";
 import { ApiError } from "../../../shared/problems";
-import { readThenRelease } from "../../../shared/release-bytes";
 import { utf8BodyText } from "../../../shared/utf8";
 import { answered } from "../../http/answers";
 import type { AppEnv } from "../../http/app-env";
-import { loopRefusalDescription, refuseLoop } from "../../http/loop-check";
+import { checkVia, loopRefusalDescription } from "../../http/loop-check";
 import { acceptReading, agentHandler, describeRefusals } from "../common/agent-intake";
 import { decodedBody } from "../common/decompress";
 import { ProtobufError } from "../common/protobuf-reader";
-import { agentLimitsDescription, overloadAnswer, seriesKeyParameters } from "../common/route-documentation";
 import {
-  exportResponseJson,
-  exportResponseProtobuf,
-  type PartialSuccess,
-  rpcStatusJson,
-  rpcStatusProtobuf,
-} from "./export-response";
+  agentLimitsDescription,
+  agentUnauthorizedAnswer,
+  overloadAnswer,
+  seriesKeyParameters,
+} from "../common/route-documentation";
+import { exportResponseJson, exportResponseProtobuf, type PartialSuccess } from "./export-response";
 import { readMetricsJson } from "./metrics-json";
 import type { OtlpMetricsResult } from "./metrics-mapping";
 import { readMetricsProtobuf } from "./metrics-protobuf";
 import { OtlpBodyError } from "./otlp-body-error";
+import { type Encoding, encodingOf, jsonType, protobufType, statusAnswer } from "./status-answer";
 
 /** The resource attributes that name a series' resource, the first present wins. */
 const primaryAttributes = ["service.instance.id", "host.name", "service.name"];
-
-const protobufType = "application/x-protobuf";
-const jsonType = "application/json";
-
-type Encoding = "protobuf" | "json";
-
-function encodingOf(contentType: string | undefined): Encoding | undefined {
-  const mediaType = contentType?.split(";")[0]?.trim().toLowerCase();
-  if (mediaType === protobufType) return "protobuf";
-  if (mediaType === jsonType) return "json";
-  return undefined;
-}
-
-/** An error as OTLP answers it: a google.rpc.Status in the request's encoding (JSON when it has none). */
-function statusAnswer(encoding: Encoding) {
-  return (error: ApiError): Response => {
-    const headers = { ...error.headers };
-    return encoding === "protobuf"
-      ? new Response(rpcStatusProtobuf(error.status, error.message), {
-          status: error.status,
-          headers: { ...headers, "content-type": protobufType },
-        })
-      : new Response(rpcStatusJson(error.status, error.message), {
-          status: error.status,
-          headers: { ...headers, "content-type": jsonType },
-        });
-  };
-}
 
 function readRequest(encoding: Encoding, body: Uint8Array, maxPoints: number): OtlpMetricsResult {
   const arrivalMs = Date.now();
@@ -151,6 +122,7 @@ export const otlpMetricsRoutes = new Hono<AppEnv>().post(
         },
       },
       400: statusAnswerDoc("The body is not an export request in its encoding: nothing was accepted."),
+      401: agentUnauthorizedAnswer(statusContent),
       413: statusAnswerDoc(agentLimitsDescription),
       415: statusAnswerDoc(
         "A Content-Type other than application/x-protobuf or application/json, or a Content-Encoding other than gzip.",
@@ -162,7 +134,7 @@ export const otlpMetricsRoutes = new Hono<AppEnv>().post(
   (c, next) => {
     const encoding = encodingOf(c.req.header("content-type"));
     const handle = agentHandler(statusAnswer(encoding ?? "json"), async () => {
-      await refuseLoop(c, "/otlp/v1/metrics");
+      await checkVia(c, "/otlp/v1/metrics");
       if (encoding === undefined) {
         throw new ApiError(
           "unsupported-media-type",
@@ -171,7 +143,7 @@ export const otlpMetricsRoutes = new Hono<AppEnv>().post(
       }
       const config = c.get("config");
       const body = await decodedBody(c.req.raw, config.MAX_DECOMPRESSED_BYTES);
-      const reading = readThenRelease(body, (bytes) => readRequest(encoding, bytes, config.MAX_AGENT_DATA_PER_REQUEST));
+      const reading = readRequest(encoding, body, config.MAX_AGENT_DATA_PER_REQUEST);
       const outcome = await acceptReading(
         c,
         "/otlp/v1/metrics",

@@ -6,11 +6,11 @@ import { ApiError } from "../../../shared/problems";
 import { usage } from "../../common/usage";
 import { emptyAnswer, problemAnswer } from "../../http/answers";
 import type { AppEnv } from "../../http/app-env";
-import { loopRefusalDescription, refuseLoop } from "../../http/loop-check";
+import { checkVia, loopRefusalDescription } from "../../http/loop-check";
 import { settingDefaults } from "../../http/setting-defaults";
-import { acceptingIntake } from "../../ops/drain";
 import type { Datum } from "../../vocabulary/datum";
-import { queueData, refuseWhileDraining } from "../accept-data";
+import { queueData } from "../accept-data";
+import { farFromNow, farFromNowAccepted } from "../far-from-now-count";
 import { type MonitoringDataLimits, parseMonitoringData } from "./rdf-json-reader";
 import { scanMonitoringData } from "./rdf-json-scanner";
 import { monitoringDataSchema } from "./rdf-json-schema";
@@ -38,7 +38,7 @@ function readData(text: string, limits: MonitoringDataLimits): Datum[] {
 
 /** Validates the data, registers unknown metrics, and answers 204 once every datum is on the intake queue. */
 async function accept(c: Context<AppEnv>): Promise<Response> {
-  await refuseLoop(c, "/monitoringdata");
+  await checkVia(c, "/monitoringdata");
   const config = c.get("config");
   const data = readData(await readBodyText(c.req.raw), {
     maxData: config.MAX_DATA_PER_REQUEST,
@@ -46,7 +46,9 @@ async function accept(c: Context<AppEnv>): Promise<Response> {
   });
   // Counted before the send, so that the data are not kept while it waits.
   const accepted = data.length;
+  const farFromNowData = farFromNow(data, Date.now());
   await queueData(c, data);
+  farFromNowAccepted["/monitoringdata"] += farFromNowData;
   usage.dataAccepted += accepted;
   usage.intake["/monitoringdata"].dataAccepted += accepted;
   return c.body(null, 204);
@@ -83,8 +85,5 @@ export const monitoringDataRoutes = new Hono<AppEnv>().post(
   }),
   // The handler validates the data from the text, faster than zod would; the document shows their schema.
   jsonBodyReadByHandler(monitoringDataSchema),
-  (c) => {
-    refuseWhileDraining();
-    return acceptingIntake(() => accept(c));
-  },
+  (c) => accept(c),
 );

@@ -1,27 +1,24 @@
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { ApiError } from "../../../shared/problems";
-import { readThenRelease } from "../../../shared/release-bytes";
 import { emptyAnswer, problemReference } from "../../http/answers";
 import type { AppEnv } from "../../http/app-env";
-import { loopRefusalDescription, refuseLoop } from "../../http/loop-check";
+import { checkVia, loopRefusalDescription } from "../../http/loop-check";
 import { acceptReading, agentHandler, describeRefusals } from "../common/agent-intake";
 import { decodedBody } from "../common/decompress";
 import { ProtobufError } from "../common/protobuf-reader";
-import { agentLimitsDescription, overloadAnswer, seriesKeyParameters } from "../common/route-documentation";
+import {
+  agentLimitsDescription,
+  agentUnauthorizedAnswer,
+  overloadAnswer,
+  seriesKeyParameters,
+} from "../common/route-documentation";
+import { remoteWriteError } from "./remote-write-error";
 import { decodeSnappyBlock, SnappyError } from "./snappy";
 import { readWriteRequest } from "./write-request";
 
 /** Without an `instance` label or a `resource=` parameter, a series' resourceId is its sorted labels. */
 const primaryLabels = ["instance"];
-
-/** Remote write's errors are plain text, which Prometheus logs as they are. */
-function textError(error: ApiError): Response {
-  return new Response(`${error.message}\n`, {
-    status: error.status,
-    headers: { ...error.headers, "content-type": "text/plain; charset=utf-8" },
-  });
-}
 
 /**
  * Only remote write 1.0's message: `application/x-protobuf`, with no `proto` parameter or
@@ -95,6 +92,7 @@ export const remoteWriteRoutes = new Hono<AppEnv>().post(
         "Some series were refused (the others were accepted; the text names the first and why), or the body is not " +
           "valid snappy or not a WriteRequest (nothing was accepted).",
       ),
+      401: agentUnauthorizedAnswer(textContent),
       413: textAnswer(agentLimitsDescription),
       415: textAnswer(
         "Remote write 2.0's message, another content type, or a Content-Encoding other than snappy or gzip.",
@@ -103,12 +101,12 @@ export const remoteWriteRoutes = new Hono<AppEnv>().post(
       508: textAnswer(loopRefusalDescription),
     },
   }),
-  agentHandler(textError, async (c) => {
-    await refuseLoop(c, "/api/v1/write");
+  agentHandler(remoteWriteError, async (c) => {
+    await checkVia(c, "/api/v1/write");
     const config = c.get("config");
     assertVersion1(c.req.header("content-type"));
     const body = await decodedBody(c.req.raw, config.MAX_DECOMPRESSED_BYTES, { snappy });
-    const reading = readThenRelease(body, (bytes) => writeRequest(bytes, config.MAX_AGENT_DATA_PER_REQUEST));
+    const reading = writeRequest(body, config.MAX_AGENT_DATA_PER_REQUEST);
     const outcome = await acceptReading(c, "/api/v1/write", reading, primaryLabels);
     if (outcome.refusedTotal === 0) return c.body(null, 204);
     throw new ApiError(

@@ -135,6 +135,16 @@ describe("readRulesXml: namespaces", () => {
     ]);
   });
 
+  it("tells a rule sent alone to put it inside <monitoringRules>", () => {
+    const lone = `<monitoringRule xmlns="${rulesNamespace}" ${ruleAttributes}>${targets}${metric}${action}</monitoringRule>`;
+    expect(problemsOf(lone)).toEqual([
+      {
+        path: "",
+        message: expect.stringMatching(/found <monitoringRule> .*; put the rule inside a <monitoringRules> element\.$/),
+      },
+    ]);
+  });
+
   it("refuses a root that is not monitoringRules", () => {
     expect(problemsOf(`<monitoringRule xmlns="${rulesNamespace}"/>`)).toEqual([
       { path: "", message: expect.stringContaining("must be <monitoringRules>") },

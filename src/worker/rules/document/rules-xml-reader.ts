@@ -81,9 +81,11 @@ class Reading {
 
   document(root: XmlElement): Fields | undefined {
     if (root.local !== "monitoringRules" || root.uri !== rulesNamespace) {
+      // A lone rule is the likeliest slip: the document around it was left out.
+      const wrap = root.local === "monitoringRule" ? "; put the rule inside a <monitoringRules> element" : "";
       this.report(
         [],
-        `The root element must be <monitoringRules> in the namespace ${rulesNamespace}; ${this.found(root)}.`,
+        `The root element must be <monitoringRules> in the namespace ${rulesNamespace}; ${this.found(root)}${wrap}.`,
       );
       return undefined;
     }
