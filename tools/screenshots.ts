@@ -1,8 +1,9 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { hasChromium, launchChromium, noChromiumMessage } from "../test/browser/support/chromium.ts";
 import { cpuMetric, postLive, seedDashboard } from "../test/browser/support/dashboard-data.ts";
+import { fleetMetricNames, seedFleet } from "../test/browser/support/fleet-data.ts";
 import { startHttpReceiver } from "../test/e2e/support/http-receiver.ts";
 import { startService } from "../test/e2e/support/service.ts";
 import { projectRoot } from "./start/project.ts";
@@ -12,6 +13,8 @@ import { freePort } from "./testing/free-port.ts";
  * `npm run screenshots`: the dashboard's four pages at 1280×800, as docs/screenshots/*.png (the
  * overview at its observers). The service runs as `npm start` runs it, with the data of the browser
  * tests (a model, two metrics, observers in each state, of a metric and by selector, two rules) and data stamped now arriving while the pages are shot.
+ * Then the overview at fleet size (fleet.png): 1,000 metrics and 1,000 observers, as the fleet's
+ * browser test makes them.
  */
 
 const viewport = { width: 1280, height: 800 };
@@ -56,33 +59,60 @@ if (!hasChromium) {
   process.exit(1);
 }
 
-// A retry schedule of minutes, so that the failing observer shows a backlog rather than dead data.
-const service = await startService({ RETRY_SCHEDULE: "30,120,600" });
-const receiver = await startHttpReceiver();
-const browser = await launchChromium();
-try {
-  await seedDashboard(service, {
-    healthyUrl: `${receiver.url}/tower`,
-    downUrl: `http://127.0.0.1:${await freePort()}/down`,
-  });
-  const live = postLive(service, 40);
-  // The rule's first windows close a few seconds after the live data begin.
-  await new Promise((resolve) => setTimeout(resolve, 12_000));
-  await mkdir(outputFolder, { recursive: true });
-  const page = await browser.newPage({ viewport });
-  for (const { name, hash, ready, shoot } of pages) {
-    await page.goto(`${service.url}/${hash}`);
-    await ready(page);
-    // One more refresh, so that every part of the page has been read twice.
-    await page.waitForTimeout(5_500);
-    await shoot?.(page);
-    const path = join(outputFolder, `${name}.png`);
+/** The four pages, on the data of the browser tests, with data stamped now arriving. */
+async function shootPages(browser: Browser): Promise<void> {
+  // A retry schedule of minutes, so that the failing observer shows a backlog rather than dead data.
+  const service = await startService({ RETRY_SCHEDULE: "30,120,600" });
+  const receiver = await startHttpReceiver();
+  try {
+    await seedDashboard(service, {
+      healthyUrl: `${receiver.url}/tower`,
+      downUrl: `http://127.0.0.1:${await freePort()}/down`,
+    });
+    const live = postLive(service, 40);
+    // The rule's first windows close a few seconds after the live data begin.
+    await new Promise((resolve) => setTimeout(resolve, 12_000));
+    const page = await browser.newPage({ viewport });
+    for (const { name, hash, ready, shoot } of pages) {
+      await page.goto(`${service.url}/${hash}`);
+      await ready(page);
+      // One more refresh, so that every part of the page has been read twice.
+      await page.waitForTimeout(5_500);
+      await shoot?.(page);
+      const path = join(outputFolder, `${name}.png`);
+      await page.screenshot({ path });
+      console.log(`wrote ${path}`);
+    }
+    await live;
+  } finally {
+    await receiver.close();
+    await service.stop();
+  }
+}
+
+/** The overview of a fleet, at its top (the tiles, the search, the groups, the metrics), on a service of its own. */
+async function shootFleet(browser: Browser): Promise<void> {
+  const service = await startService();
+  const receiver = await startHttpReceiver();
+  try {
+    await seedFleet(service, receiver.url);
+    const page = await browser.newPage({ viewport });
+    await page.goto(`${service.url}/#/`);
+    await page.getByRole("link", { name: fleetMetricNames[0] }).waitFor();
+    const path = join(outputFolder, "fleet.png");
     await page.screenshot({ path });
     console.log(`wrote ${path}`);
+  } finally {
+    await receiver.close();
+    await service.stop();
   }
-  await live;
+}
+
+const browser = await launchChromium();
+try {
+  await mkdir(outputFolder, { recursive: true });
+  await shootFleet(browser);
+  await shootPages(browser);
 } finally {
   await browser.close();
-  await receiver.close();
-  await service.stop();
 }

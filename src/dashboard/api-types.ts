@@ -18,9 +18,12 @@ import type {
   selectorObserverReportSchema,
 } from "../worker/observers/selector-observer-view-schema";
 import type { healthSchema } from "../worker/ops/health-schema";
-import type { usageSchema } from "../worker/ops/usage-schema";
 import type { InstalledRule } from "../worker/rules/document/rule-schema";
 import type { RuleReport as ServiceRuleReport } from "../worker/rules/rule-view-schema";
+import type {
+  MetricSummary as ServiceMetricSummary,
+  Summary as ServiceSummary,
+} from "../worker/summary/summary-schema";
 
 export type { FieldProblem } from "../shared/problems";
 export type { ResourceSelection } from "../worker/observers/model-selection/resource-selection-schema";
@@ -29,7 +32,6 @@ export type { DeliveryStatus, LabelChanges, ObserverState } from "../worker/voca
 /** A problem document as read from any error answer: every field may be missing from a proxy's answer. */
 export type ProblemBody = Partial<ServiceProblem>;
 export type Health = z.output<typeof healthSchema>;
-export type Usage = z.output<typeof usageSchema>;
 export type Metric = z.output<typeof metricViewSchema>;
 export type RecentDatum = z.output<typeof recentDatumSchema>;
 export type Observer = z.output<typeof publicObserverSchema>;
@@ -45,3 +47,6 @@ export type Model = ModelDocument;
 export type Rule = InstalledRule;
 export type RuleReport = ServiceRuleReport;
 export type CollectorState = z.output<typeof collectorStateSchema>;
+/** GET /summary: every metric and observer with its figures, and the intake's. */
+export type Summary = ServiceSummary;
+export type MetricSummary = ServiceMetricSummary;

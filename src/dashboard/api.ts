@@ -3,7 +3,6 @@ import type {
   Attempt,
   CollectorState,
   Health,
-  ListedObserver,
   Metric,
   Model,
   Observer,
@@ -14,7 +13,7 @@ import type {
   Rule,
   RuleReport,
   SelectorObserverReport,
-  Usage,
+  Summary,
 } from "./api-types";
 
 /** Every route the dashboard calls, under /v1. */
@@ -36,14 +35,13 @@ export const observerPath = (collection: string, observer: string) => `${collect
 
 export const api = {
   health: () => getJson<Health>("/v1/healthz"),
-  usage: () => getJson<Usage>("/v1/usage"),
+  /** What the overview shows, in one request: every metric and observer with its figures, and the intake's. */
+  summary: () => getJson<Summary>("/v1/summary"),
   metricNames: (options: CallOptions = {}) => getJson<string[]>("/v1/metrics", options),
   metric: (metric: string) => getJson<Metric>(metricPath(metric)),
   declareMetric: (metric: string) => sendJson<Metric>("PUT", metricPath(metric)),
   recentData: (metric: string, limit: number) => getJson<RecentDatum[]>(`${metricPath(metric)}/data?limit=${limit}`),
   observers: (metric: string) => getJson<Observer[]>(metricObserversPath(metric)),
-  /** Every observer of the service, in one request: the selector observers first, then every metric's. */
-  allObservers: () => getJson<ListedObserver[]>(selectorObserversPath),
   observer: (path: string) => getJson<ObserverReport>(path),
   selectorObserver: (path: string) => getJson<SelectorObserverReport>(path),
   attempts: (path: string, limit: number) => getJson<Attempt[]>(`${path}/attempts?limit=${limit}`),

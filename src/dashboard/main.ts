@@ -192,6 +192,10 @@ async function start(): Promise<void> {
     if (signedIn) show(parseRoute(location.hash), true);
   });
   forgetButton.addEventListener("click", () => askForToken());
+  // A tab brought back to the front shows what changed while it asked nothing of the service.
+  document.addEventListener("visibilitychange", () => {
+    if (signedIn && !document.hidden) void refresh();
+  });
   const token = storedToken();
   try {
     await api.metricNames({ token: token ?? null });

@@ -3,12 +3,12 @@ import { observerHealth, observerStateBadge, type Tone } from "./badges";
 import { badgeCell, linkCell } from "./cells";
 import { metrics, selectionInWords } from "./follows-in-words";
 import { formatCount, observerTarget } from "./format";
-import { pagedTable } from "./paged-table";
+import { type PagedTable, pagedTable } from "./paged-table";
 import { metricHref, selectorObserverHref } from "./router";
-import { type Table, table } from "./table";
+import { table } from "./table";
 
-/** How many observers the overview lists before its "Show more" button. */
-const observersShown = 50;
+/** How many observers a page of the overview's list shows. */
+const observersShown = 15;
 
 /** A selector observer as the list answers it: with its status and how many metrics it follows. */
 type ListedSelectorObserver = Exclude<ListedObserver, { metric: string }>;
@@ -70,11 +70,11 @@ const count = (observer: ListedObserver, read: (status: ListedObserver["status"]
  * (its selectors and how many metrics they follow now, or its metric), its state and, for a
  * selector observer, its health and counts. A page of them at a time.
  */
-export function observerTable(): Table<ListedObserver> {
+export function observerTable(empty: () => string): PagedTable<ListedObserver> {
   const rows = table<ListedObserver>({
     label: "Observers",
     keyOf: (observer) => observer.id,
-    empty: "No observers yet: forward by selector above, or add one on a metric's page.",
+    empty,
     columns: [
       {
         label: "Observer",

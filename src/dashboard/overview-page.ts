@@ -1,24 +1,30 @@
 import { api } from "./api";
-import { unlessGone } from "./api-client";
-import type { Metric, Rule, Usage } from "./api-types";
+import type { ListedObserver, MetricSummary, Rule, Summary } from "./api-types";
 import { enabledBadge } from "./badges";
 import { badgeCell, linkCell } from "./cells";
 import { disclosure } from "./disclosure";
-import { h, setText } from "./dom";
-import { data, formatCount, formatRate } from "./format";
+import { h, setText, uniqueId } from "./dom";
+import { type FleetSearch, fleetSearch } from "./fleet-search";
+import { selectionInWords } from "./follows-in-words";
+import { data, formatCount, formatRate, observerTarget } from "./format";
+import { groupBar } from "./group-bar";
 import { pageHeader, section, statTile } from "./layout";
+import { type MetricOrder, metricOrders, metricTable, sortedMetrics } from "./metric-table";
+import { nameGroups, prefixOf } from "./name-groups";
 import { byUrgency, healthOf, observerTable } from "./observer-table";
 import type { Page, PageContext } from "./page";
-import { rateBars } from "./rate-bars";
 import { metricHref } from "./router";
 import { outputMetricOf } from "./rules";
+import { searchBox } from "./search-box";
 import { selectorObserverForm } from "./selector-observer-form";
 import { table } from "./table";
 
+type IntakeRoutes = Summary["intake"]["routes"];
+
 /** What one way in accepted, refused and skipped. */
 interface IntakeRouteRow {
-  route: keyof Usage["intake"];
-  counts: Usage["intake"][keyof Usage["intake"]];
+  route: keyof IntakeRoutes;
+  counts: IntakeRoutes[keyof IntakeRoutes];
 }
 
 /** How each route is named to a person: by what sends to it. */
@@ -31,27 +37,6 @@ const intakeRouteNames: Record<IntakeRouteRow["route"], string> = {
   "/streams": "Data collectors (the original's streams)",
 };
 
-/** The intake's rate: the instance's accepted data between two refreshes, over the time between them. */
-function intakeRate() {
-  let previous: { usage: Usage; at: number } | undefined;
-  return (usage: Usage): number | undefined => {
-    const at = performance.now();
-    const earlier = previous;
-    previous = { usage, at };
-    // Another instance, or a restart, counts from zero: no rate from two different counts.
-    if (!earlier || earlier.usage.since !== usage.since || at <= earlier.at) return undefined;
-    return Math.max(0, usage.dataAccepted - earlier.usage.dataAccepted) / ((at - earlier.at) / 1000);
-  };
-}
-
-async function everyMetric(): Promise<Metric[]> {
-  const names = await api.metricNames();
-  const rows = await Promise.all(names.map((name) => unlessGone(api.metric(name))));
-  return rows.filter((row) => row !== undefined);
-}
-
-const recentMinutes = (metric: Metric) => metric.acceptedPerMinute?.reduce((total, count) => total + count, 0);
-
 /** "3 active · 1 paused": the counts that are not zero. */
 function counted(counts: [number, string][]): string {
   return counts
@@ -60,61 +45,80 @@ function counted(counts: [number, string][]): string {
     .join(" · ");
 }
 
+/** What an observer shows, for the search: its address, what it follows, its format, state and last error. */
+function observerTexts(observer: ListedObserver): (string | undefined)[] {
+  return [
+    observerTarget(observer),
+    "metric" in observer ? observer.metric : undefined,
+    ...("match" in observer ? (observer.match ?? []) : []),
+    "resources" in observer && observer.resources ? selectionInWords(observer.resources) : undefined,
+    ...("labels" in observer && observer.labels
+      ? [
+          ...Object.entries(observer.labels.add ?? {}).map(([name, value]) => `${name}=${value}`),
+          ...(observer.labels.drop ?? []),
+        ]
+      : []),
+    observer.format,
+    observer.protocol,
+    observer.state,
+    observer.status.lastError ?? undefined,
+  ];
+}
+
+/** The choice of the metrics' order. */
+function orderChoice(onChange: (order: MetricOrder) => void): HTMLElement {
+  const id = uniqueId("order");
+  const select = h(
+    "select",
+    { id, name: "order" },
+    ...Object.entries(metricOrders).map(([order, label]) => h("option", { value: order }, label)),
+  );
+  select.addEventListener("change", () => onChange(select.value as MetricOrder));
+  return h("div", { class: "field order-choice" }, h("label", { for: id }, "Sort by"), select);
+}
+
 /**
- * `#/`: every metric with its recent data rate, every observer (the selector observers' health
- * too) and a form that forwards by selector, the rules, the intake's rate.
+ * `#/`: the fleet at a glance, from one summary request per refresh whatever its size: the intake's
+ * rate, every metric (searched, grouped by the first word of its name, sorted, a page at a time),
+ * every observer (failing and backlogged first, a page at a time) and a form that forwards by
+ * selector, what each way in accepted, the rules.
  */
 export function overviewPage(context: PageContext): Page {
-  const rateOf = intakeRate();
   const health = h("span", { class: "muted" });
   const intake = statTile("Intake");
   const metricsTile = statTile("Metrics");
   const observersTile = statTile("Observers");
   const rulesTile = statTile("Rules");
 
-  const metrics = table<Metric>({
-    label: "Metrics",
-    keyOf: (metric) => metric.id,
-    empty: "No metrics yet: post monitoring data, or declare one with PUT /v1/metrics/<name>.",
-    columns: [
-      {
-        label: "Metric",
-        width: "27%",
-        view: linkCell(
-          (metric) => metric.id,
-          (metric) => metricHref(metric.id),
-          (metric) => metric.description ?? "",
-        ),
-      },
-      { label: "Unit", width: "9%", text: (metric) => metric.unit ?? "—" },
-      { label: "Observers", width: "11%", numeric: true, text: (metric) => formatCount(metric.observers) },
-      {
-        label: "Data accepted",
-        width: "14%",
-        numeric: true,
-        text: (metric) => (metric.dataAccepted === undefined ? "—" : formatCount(metric.dataAccepted)),
-      },
-      {
-        label: "Last 10 minutes",
-        width: "24%",
-        view: () => {
-          const bars = rateBars();
-          return { element: bars.element, update: (metric: Metric) => bars.update(metric.acceptedPerMinute) };
-        },
-      },
-      {
-        label: "This minute",
-        width: "15%",
-        numeric: true,
-        text: (metric) => {
-          const current = metric.acceptedPerMinute?.at(-1);
-          return current === undefined ? "—" : formatCount(current);
-        },
-      },
-    ],
-  });
+  let summary: Summary | undefined;
+  let search: FleetSearch = fleetSearch("");
+  let query = "";
+  let group: string | undefined;
+  let order: MetricOrder = "name";
 
-  const observers = observerTable();
+  const metrics = metricTable(() =>
+    summary?.metrics.length === 0
+      ? "No metrics yet: post monitoring data, or declare one with PUT /v1/metrics/<name>."
+      : "No metrics match the search.",
+  );
+  const observers = observerTable(() =>
+    summary?.observers.length === 0
+      ? "No observers yet: forward by selector above, or add one on a metric's page."
+      : "No observers match the search.",
+  );
+  const groups = groupBar((prefix) => {
+    group = prefix;
+    metrics.firstPage();
+    show();
+  });
+  const finder = searchBox((next) => {
+    query = next;
+    search = fleetSearch(next);
+    finder.showProblem(search.problem);
+    metrics.firstPage();
+    observers.firstPage();
+    show();
+  });
   const forwardBySelector = disclosure(["Forward by selector"], selectorObserverForm(context), {
     className: "add-observer",
   });
@@ -178,23 +182,54 @@ export function overviewPage(context: PageContext): Page {
     ],
   });
 
+  /** The metrics and observers the search, the group and the order keep, from the latest summary. */
+  function show(): void {
+    if (!summary) return;
+    const searched = summary.metrics.filter((metric: MetricSummary) =>
+      search.keepsMetric(metric.id, [metric.description, metric.unit]),
+    );
+    groups.update(nameGroups(searched.map((metric) => metric.id)), searched.length, group);
+    const grouped = group === undefined ? searched : searched.filter((metric) => prefixOf(metric.id) === group);
+    metrics.update(sortedMetrics(grouped, order));
+    const shownObservers = query.trim()
+      ? summary.observers.filter((observer) =>
+          search.keepsObserver("metric" in observer ? observer.metric : undefined, observerTexts(observer)),
+        )
+      : summary.observers;
+    observers.update(byUrgency(shownObservers));
+  }
+
   const element = h(
     "div",
     { class: "page" },
     pageHeader("Overview", health),
     h("div", { class: "tiles" }, intake.element, metricsTile.element, observersTile.element, rulesTile.element),
-    section("Metrics", metrics.element),
-    section("Intake by route, since the last start", intakeRoutes.element),
+    finder.element,
+    section(
+      "Metrics",
+      h(
+        "div",
+        { class: "metric-controls" },
+        groups.element,
+        orderChoice((next) => {
+          order = next;
+          metrics.firstPage();
+          show();
+        }),
+      ),
+      metrics.element,
+    ),
     section(
       "Observers",
       h(
         "p",
         { class: "section-note" },
-        "Observers that follow selectors receive the data they match, whatever their metric; a metric's observers, its data.",
+        "Observers that follow selectors receive the data they match, whatever their metric; a metric's observers, its data. Failing and backlogged ones first.",
       ),
       forwardBySelector.element,
       observers.element,
     ),
+    section("Intake by route, since the last start", intakeRoutes.element),
     section("Rules", rules.element),
   );
 
@@ -202,34 +237,25 @@ export function overviewPage(context: PageContext): Page {
     title: "Overview",
     element,
     async refresh() {
-      const [status, usage, metricList, observerList, ruleList] = await Promise.all([
-        api.health(),
-        api.usage(),
-        everyMetric(),
-        api.allObservers(),
-        api.rules(),
-      ]);
+      const [next, status, ruleList] = await Promise.all([api.summary(), api.health(), api.rules()]);
+      summary = next;
       setText(health, `Service ${status.status === "ok" ? "healthy" : status.status} · version ${status.version}`);
 
-      const rate = rateOf(usage);
-      intake.set(
-        rate === undefined ? "Measuring…" : formatRate(rate),
-        `${data(usage.dataAccepted)} accepted since the last start`,
-      );
+      intake.set(formatRate(next.intake.dataPerSecond), `${data(next.intake.dataAccepted)} consumed in all`);
       intakeRoutes.update(
         (Object.keys(intakeRouteNames) as IntakeRouteRow["route"][]).map((route) => ({
           route,
-          counts: usage.intake[route],
+          counts: next.intake.routes[route],
         })),
       );
 
-      const active = metricList.filter((metric) => (recentMinutes(metric) ?? 0) > 0).length;
-      metricsTile.set(formatCount(metricList.length), `${formatCount(active)} with data in the last 10 minutes`);
+      const active = next.metrics.filter((metric) => metric.acceptedPerMinute.some((count) => count > 0)).length;
+      metricsTile.set(formatCount(next.metrics.length), `${formatCount(active)} with data in the last 10 minutes`);
 
-      const inState = (state: string) => observerList.filter((observer) => observer.state === state).length;
-      const failing = observerList.filter((observer) => healthOf(observer)[0] === "Failing").length;
+      const inState = (state: string) => next.observers.filter((observer) => observer.state === state).length;
+      const failing = next.observers.filter((observer) => healthOf(observer)[0] === "Failing").length;
       observersTile.set(
-        formatCount(observerList.length),
+        formatCount(next.observers.length),
         counted([
           [inState("active"), "active"],
           [inState("paused"), "paused"],
@@ -247,8 +273,7 @@ export function overviewPage(context: PageContext): Page {
         ]),
       );
 
-      metrics.update(metricList);
-      observers.update(byUrgency(observerList));
+      show();
       rules.update(ruleList.monitoringRules);
     },
   };

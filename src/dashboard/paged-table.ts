@@ -2,39 +2,58 @@ import { h, setText } from "./dom";
 import { formatCount } from "./format";
 import type { Table } from "./table";
 
+/** A table that shows a page of its items at a time, and can be sent back to its first page. */
+export interface PagedTable<Item> extends Table<Item> {
+  firstPage(): void;
+}
+
 /**
- * A table that shows its first `pageSize` items, and a page more each time its button is pressed:
- * a long list never makes the page long. Once every item shows, the same button folds the table
- * back to its first page, so that it never vanishes from under the keyboard's focus.
+ * A table that shows `pageSize` items at a time, with how many there are and, when they take more
+ * than a page, buttons to the previous and next page: a list of any length keeps the page's
+ * height. An update keeps the page shown while it exists.
  */
-export function pagedTable<Item>(inner: Table<Item>, options: { pageSize: number; noun: string }): Table<Item> {
+export function pagedTable<Item>(inner: Table<Item>, options: { pageSize: number; noun: string }): PagedTable<Item> {
   const { pageSize } = options;
-  let shown = pageSize;
+  let page = 0;
   let items: readonly Item[] = [];
-  const note = h("p", { class: "muted" });
-  const button = h("button", { type: "button", class: "button button-quiet" });
-  const footer = h("div", { class: "table-more" }, note, button);
+  const note = h("p", { class: "muted", "aria-live": "polite" });
+  const previous = h("button", { type: "button", class: "button button-quiet" }, "Previous page");
+  const next = h("button", { type: "button", class: "button button-quiet" }, "Next page");
+  const buttons = h("span", { class: "table-pages" }, previous, next);
+  const footer = h("div", { class: "table-more" }, note, buttons);
 
   const render = () => {
-    inner.update(items.slice(0, shown));
-    footer.hidden = items.length <= pageSize;
-    const all = shown >= items.length;
+    const pages = Math.max(1, Math.ceil(items.length / pageSize));
+    page = Math.min(page, pages - 1);
+    const first = page * pageSize;
+    const shown = items.slice(first, first + pageSize);
+    inner.update(shown);
+    footer.hidden = items.length === 0;
+    buttons.hidden = items.length <= pageSize;
+    previous.disabled = page === 0;
+    next.disabled = page === pages - 1;
     setText(
       note,
-      `Showing ${formatCount(Math.min(shown, items.length))} of ${formatCount(items.length)} ${options.noun}.`,
+      `Showing ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(items.length)} ${options.noun}.`,
     );
-    setText(button, all ? "Show fewer" : `Show ${formatCount(Math.min(pageSize, items.length - shown))} more`);
   };
-  button.addEventListener("click", () => {
-    shown = shown >= items.length ? pageSize : shown + pageSize;
+  previous.addEventListener("click", () => {
+    page -= 1;
+    render();
+  });
+  next.addEventListener("click", () => {
+    page += 1;
     render();
   });
 
   return {
     element: h("div", {}, inner.element, footer),
-    update(next) {
-      items = next;
+    update(nextItems) {
+      items = nextItems;
       render();
+    },
+    firstPage() {
+      page = 0;
     },
   };
 }

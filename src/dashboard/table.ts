@@ -25,7 +25,8 @@ export function table<Item>(options: {
   label: string;
   columns: readonly Column<Item>[];
   keyOf: (item: Item) => string;
-  empty: Child;
+  /** What an empty table says once its items came (before, it says it is loading); a function for a note that changes. */
+  empty: Child | (() => Child);
   /** A frame that scrolls past a height, its empty note inside it: a long log never makes the page long. */
   bounded?: boolean;
 }): Table<Item> {
@@ -46,13 +47,16 @@ export function table<Item>(options: {
       ),
     ),
   );
-  const emptyNote = h("p", { class: "empty-note" }, options.empty);
+  // Until its first items come, a table says so, never that there are none.
+  const emptyNote = h("p", { class: "empty-note" }, "Loading…");
+  const { empty } = options;
   const frame = h(
     "div",
     { class: "table-frame", role: "region", "aria-label": options.label, tabindex: 0 },
     h("table", {}, head, body),
     options.bounded ? emptyNote : undefined,
   );
+  frame.hidden = !options.bounded;
   const element = h(
     "div",
     { class: options.bounded ? "table-block bounded" : "table-block" },
@@ -86,6 +90,8 @@ export function table<Item>(options: {
       rows.update(items);
       frame.hidden = items.length === 0 && !options.bounded;
       emptyNote.hidden = items.length > 0;
+      const note = h("span", {}, typeof empty === "function" ? empty() : empty);
+      if (note.textContent !== emptyNote.textContent) emptyNote.replaceChildren(note);
     },
   };
 }

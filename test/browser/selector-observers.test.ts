@@ -10,7 +10,7 @@ import { shownAfterRefreshes } from "./support/refresh-clock.ts";
 
 /*
  * Observers that follow selectors on the dashboard, in Debian's Chromium: the overview lists every
- * observer from the one list the API answers (a selector observer with its selector and how many
+ * observer from the one summary the API answers (a selector observer with its selector and how many
  * metrics it follows, a metric's observer with its metric), failing ones first, a page at a time;
  * its form checks each selector as it is typed, with the service's own parser, and registers the
  * observer; the observer's page shows what it follows and its status, and pauses and resumes it.
@@ -75,7 +75,7 @@ describe.skipIf(!hasChromium)("observers that follow selectors on the dashboard"
     await service?.stop();
   });
 
-  it("lists every observer from one request: a selector observer with its selector and the metrics it follows", async () => {
+  it("lists every observer from the summary: a selector observer with its selector and the metrics it follows", async () => {
     const paths: string[] = [];
     const record = (request: Request) => paths.push(new URL(request.url()).pathname);
     page.on("request", record);
@@ -92,11 +92,11 @@ describe.skipIf(!hasChromium)("observers that follow selectors on the dashboard"
     expect(await metricRow.getByRole("link").getAttribute("href")).toBe("#/metrics/other_metric");
 
     page.off("request", record);
-    // One list per refresh (each starts with /v1/healthz), and no metric's observers asked for.
-    const lists = paths.filter((path) => path === "/v1/observers").length;
-    expect(lists).toBeGreaterThanOrEqual(1);
-    expect(lists).toBeLessThanOrEqual(paths.filter((path) => path === "/v1/healthz").length);
-    expect(paths.filter((path) => /^\/v1\/metrics\/[^/]+\/observers/.test(path))).toEqual([]);
+    // One summary per refresh, and no metric nor any metric's observers asked for.
+    const summaries = paths.filter((path) => path === "/v1/summary").length;
+    expect(summaries).toBeGreaterThanOrEqual(1);
+    expect(summaries).toBe(paths.filter((path) => path === "/v1/healthz").length);
+    expect(paths.filter((path) => path.startsWith("/v1/metrics/") || path === "/v1/observers")).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
 
@@ -247,16 +247,23 @@ describe.skipIf(!hasChromium)("observers that follow selectors on the dashboard"
     await page.goto(`${service.url}/#/`);
     // Until now, the deleted observer's page was answered 404 at each refresh, which the browser logs.
     const errorsBefore = consoleErrors.length;
-    await page.getByText(`Showing 50 of ${total} observers`, { exact: false }).waitFor();
-    expect(await observerRows().count()).toBe(50);
+    await page.getByText(`Showing 1–15 of ${total} observers`, { exact: false }).waitFor();
+    expect(await observerRows().count()).toBe(15);
     // Registered last, listed first: it fails.
     expect(await observerRows().first().innerText()).toContain(downUrl);
     await observerRows().first().getByText("Failing", { exact: true }).waitFor();
 
-    await page.getByRole("button", { name: `Show ${total - 50} more` }).click();
-    await expect.poll(() => observerRows().count()).toBe(total);
-    await page.getByRole("button", { name: "Show fewer" }).click();
-    await expect.poll(() => observerRows().count()).toBe(50);
+    // The section, which holds the list's buttons.
+    const pages = page.getByRole("region", { name: "Observers" }).first();
+    const lastPage = Math.ceil(total / 15);
+    for (let shown = 1; shown < lastPage; shown += 1) await pages.getByRole("button", { name: "Next page" }).click();
+    await page
+      .getByText(`Showing ${(lastPage - 1) * 15 + 1}–${total} of ${total} observers`, { exact: false })
+      .waitFor();
+    expect(await observerRows().count()).toBe(total - (lastPage - 1) * 15);
+    expect(await pages.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true);
+    await pages.getByRole("button", { name: "Previous page" }).click();
+    await expect.poll(() => observerRows().count()).toBe(15);
     expect(consoleErrors.slice(errorsBefore)).toEqual([]);
   });
 });

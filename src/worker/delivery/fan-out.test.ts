@@ -7,6 +7,7 @@ import { readConfig } from "../config";
 import { BacklogStore } from "../metrics/backlog-store";
 import { metricStub } from "../metrics/metric-object";
 import type { ObserverRegistration } from "../metrics/observer-schema";
+import { figures } from "../summary/summary-fixtures";
 import type { DatumRow } from "../vocabulary/datum";
 import { maxDataPerPayload } from "../vocabulary/delivery";
 import { rowsJson } from "../vocabulary/row-json";
@@ -285,7 +286,13 @@ describe("deliverBatch", () => {
   it("returns a metric whose batch cannot be recorded", async () => {
     const target = { ...tcp, id: "o1", state: "active", secrets: [], headers: {} };
     replaceMetricObject("unrecorded", {
-      deliveryPlan: () => Promise.resolve({ observers: [{ target, held: true }], selectors: [], ruleReaders: [] }),
+      deliveryPlan: () =>
+        Promise.resolve({
+          observers: [{ target, held: true }],
+          selectors: [],
+          ruleReaders: [],
+          figures: figures("unrecorded", 0),
+        }),
       recordBatch: () => Promise.reject(new Error("storage full")),
     });
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);

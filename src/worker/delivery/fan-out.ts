@@ -6,6 +6,7 @@ import { currentModel } from "../observers/model-selection/model-view-cache";
 import { selectorObserverStub } from "../observers/selector-observer-object";
 import { feedRules } from "../rules/rule-feed";
 import type { FedMessage } from "../rules/rule-object";
+import { noteMetricFigures, noteObserverSnapshots } from "../summary/summary-outbox";
 import type { DatumRow } from "../vocabulary/datum";
 import {
   type BatchReport,
@@ -19,10 +20,16 @@ import {
   type SelectorEntry,
 } from "../vocabulary/delivery";
 import { reportAttempt } from "./attempt-report";
-import { metricDataOfRuns, runsData, slicesOfRuns } from "./metric-runs";
+import { metricDataOfRuns, type RowChains, runsData, slicesOfRuns, viaOfRuns } from "./metric-runs";
 import { selectBatch } from "./selector-matching";
 import { answerWaitMs } from "./transports/answer-wait";
 import { executeDeliveries } from "./transports/dispatch";
+
+/** A payload's data, and the upstream services they came through (see viaOfRuns). */
+interface PayloadSlice {
+  runs: readonly MetricRun[];
+  via: readonly string[];
+}
 
 /**
  * A batch's data for the observers of one object (a metric's observers, or one selector observer),
@@ -34,7 +41,7 @@ interface ObjectWork<Item> {
   /** The metrics whose data these are: when the work cannot be recorded, their messages come again. */
   metrics: readonly string[];
   /** The data in payload-sized slices; every observer of a slice is handed the same runs array. */
-  slices: (readonly MetricRun[])[];
+  slices: PayloadSlice[];
   plans: ObserverPlan[];
   deliveries: Delivery[];
   /** The batch's turn at the object's direct deliveries, handed back with the report. */
@@ -59,16 +66,17 @@ interface MetricShare {
  * after the other.
  */
 function deliveriesOf(
-  slices: readonly (readonly MetricRun[])[],
+  slices: readonly PayloadSlice[],
   plans: readonly ObserverPlan[],
   lane: (observerId: string) => string,
   config: Config,
 ): Delivery[] {
   const delivered = plans.filter((plan) => !plan.held);
-  return slices.flatMap((runs) =>
+  return slices.flatMap(({ runs, via }) =>
     delivered.map(({ target, answeredInMs }) => ({
       target,
       runs,
+      via,
       lane: lane(target.id),
       webhookId: newWebhookId(),
       attempt: 1,
@@ -84,13 +92,21 @@ function deliveriesOf(
  * observers that follow selectors. The rows stay as the queue messages brought them, which the
  * payloads, the recent data and the backlog all take as they are.
  */
-async function planMetric(env: Env, config: Config, metric: string, rows: DatumRow[]): Promise<MetricShare> {
+async function planMetric(
+  env: Env,
+  config: Config,
+  metric: string,
+  rows: DatumRow[],
+  chains: RowChains,
+): Promise<MetricShare> {
   const stub = metricStub(env, metric);
   const plan = await stub.deliveryPlan(metric, { latest: rows.slice(-recentDataKept), count: rows.length });
+  noteMetricFigures(plan.figures);
   // One set of slices for all the metric's observers: a format then serializes each slice once.
-  const slices = packBatches(rows, { maxItems: maxDataPerPayload }).map((slice): readonly MetricRun[] => [
-    [metric, slice.items],
-  ]);
+  const slices = packBatches(rows, { maxItems: maxDataPerPayload }).map((slice): PayloadSlice => {
+    const runs: readonly MetricRun[] = [[metric, slice.items]];
+    return { runs, via: viaOfRuns(runs, chains) };
+  });
   const work: ObjectWork<DatumRow> = {
     name: JSON.stringify(metric),
     metrics: [metric],
@@ -99,7 +115,7 @@ async function planMetric(env: Env, config: Config, metric: string, rows: DatumR
     deliveries: deliveriesOf(slices, plan.observers, (id) => `${metric}\u0000${id}`, config),
     ...(plan.turn === undefined ? {} : { turn: plan.turn }),
     itemsOf: (runs) => runs[0]![1],
-    record: (report) => stub.recordBatch(report),
+    record: async (report) => noteObserverSnapshots(await stub.recordBatch(report)),
   };
   return { metric, rows, work, selectors: plan.selectors, ruleReaders: plan.ruleReaders };
 }
@@ -114,6 +130,7 @@ async function planSelectorObserver(
   config: Config,
   entry: SelectorEntry,
   runs: MetricRun[],
+  chains: RowChains,
 ): Promise<ObjectWork<readonly [string, DatumRow]> | undefined> {
   const stub = selectorObserverStub(env, entry.id);
   const metrics = runs.map(([metric]) => metric);
@@ -122,7 +139,7 @@ async function planSelectorObserver(
     await Promise.all(metrics.map((metric) => metricStub(env, metric).forgetSelectorObserver(entry.id)));
     return undefined;
   }
-  const slices = slicesOfRuns(runs, maxDataPerPayload);
+  const slices = slicesOfRuns(runs, maxDataPerPayload).map((slice) => ({ runs: slice, via: viaOfRuns(slice, chains) }));
   const plans = [plan.observer];
   return {
     name: `the selector observer ${JSON.stringify(entry.id)}`,
@@ -132,7 +149,7 @@ async function planSelectorObserver(
     deliveries: deliveriesOf(slices, plans, (id) => id, config),
     ...(plan.turn === undefined ? {} : { turn: plan.turn }),
     itemsOf: metricDataOfRuns,
-    record: (report) => stub.recordBatch(report),
+    record: async (report) => noteObserverSnapshots(await stub.recordBatch(report)),
   };
 }
 
@@ -145,8 +162,12 @@ function reportOf<Item>(work: ObjectWork<Item>, results: readonly DeliveryResult
   const owed: OwedData<Item>[] = [];
   const held = work.plans.filter((plan) => plan.held);
   // Held data are owed slice by slice too, so that no backlog chunk holds more than one payload.
-  for (const runs of held.length > 0 ? work.slices : []) {
-    owed.push({ rows: work.itemsOf(runs), observers: held.map(({ target }) => ({ id: target.id, attempts: 0 })) });
+  for (const { runs, via } of held.length > 0 ? work.slices : []) {
+    owed.push({
+      rows: work.itemsOf(runs),
+      via,
+      observers: held.map(({ target }) => ({ id: target.id, attempts: 0 })),
+    });
   }
   const unfinished = Map.groupBy(
     results.filter((result) => !result.ok && !result.gone),
@@ -155,6 +176,8 @@ function reportOf<Item>(work: ObjectWork<Item>, results: readonly DeliveryResult
   for (const [runs, sliceResults] of unfinished) {
     owed.push({
       rows: work.itemsOf(runs),
+      // Every delivery of a slice carries its chain.
+      via: sliceResults[0]!.delivery.via ?? [],
       observers: sliceResults.map(({ delivery, refused }) => ({
         id: delivery.target.id,
         webhookId: delivery.webhookId,
@@ -174,14 +197,16 @@ function reportOf<Item>(work: ObjectWork<Item>, results: readonly DeliveryResult
  * Delivers a batch's data, grouped by metric, to their observers — each metric's own, and the
  * observers that follow selectors — within the batch's budget, and records in each object what
  * happened and what its observers are still owed; meanwhile the rules that read a metric get its
- * share, as the messages that carried it. Resolves with the metrics whose share could not be
- * planned, recorded or given to a rule: their data must come again.
+ * share, as the messages that carried it. Each payload names the upstream services its data came
+ * through (`chains`). Resolves with the metrics whose share could not be planned, recorded or given
+ * to a rule: their data must come again.
  */
 export async function deliverBatch(
   env: Env,
   config: Config,
   rowsByMetric: Map<string, DatumRow[]>,
   messagesByMetric: ReadonlyMap<string, FedMessage[]> = new Map(),
+  chains: RowChains = new Map(),
 ): Promise<string[]> {
   const failed = new Set<string>();
   const failedWork = (metrics: readonly string[], what: string) => (error: unknown) => {
@@ -191,7 +216,7 @@ export async function deliverBatch(
   };
   const planned = await Promise.all(
     [...rowsByMetric].map(([metric, rows]) =>
-      planMetric(env, config, metric, rows).catch(
+      planMetric(env, config, metric, rows, chains).catch(
         failedWork([metric], `observers of ${JSON.stringify(metric)} not read`),
       ),
     ),
@@ -201,7 +226,7 @@ export async function deliverBatch(
   const model = selectsThroughModel ? await currentModel(env) : undefined;
   const selectorWork = await Promise.all(
     [...selectBatch(shares, model)].map(([, { entry, runs }]) =>
-      planSelectorObserver(env, config, entry, runs).catch(
+      planSelectorObserver(env, config, entry, runs, chains).catch(
         failedWork(
           runs.map(([metric]) => metric),
           `selector observer ${JSON.stringify(entry.id)} not planned`,

@@ -1,15 +1,20 @@
-import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  getQueueResult,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { counting } from "../../../test/api/support/durable-object-requests";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import { addObserver, declareMetric } from "../../../test/api/support/metrics";
 import worker from "../index";
-import { intakeMessagesSend, journalShard } from "../intake/journal/journal-client";
-import { recordIntakeQueue } from "../intake/journal/testing/recorded-queue";
 import { encodeIntakeMessages } from "../intake/queue-message";
 import { BacklogStore } from "../metrics/backlog-store";
 import { metricStub } from "../metrics/metric-object";
+import { instanceId } from "../ops/instance-id";
 import { ruleSchema } from "../rules/document/rule-schema";
 import { ruleStub } from "../rules/rule-object";
 import type { Datum } from "../vocabulary/datum";
@@ -153,23 +158,6 @@ describe("intake consumer", () => {
     expect(await metricStub(env, "intake.gone").observerReport(String(observer.id))).toBeNull();
   });
 
-  it("clears the journal entries of the messages it acknowledges, and keeps those of the messages it retries", async () => {
-    replaceMetricObject("intake.journal-broken", { deliveryPlan: () => Promise.reject(new Error("storage down")) });
-    vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const sent = recordIntakeQueue();
-    vi.mocked(Math.random).mockReturnValue(0);
-    const journaled = intakeMessagesSend(env, true);
-    await journaled(env.INTAKE_QUEUE, encodeIntakeMessages([datum("j1", "intake.journal-kept", 1)]));
-    await journaled(env.INTAKE_QUEUE, encodeIntakeMessages([datum("j2", "intake.journal-broken", 1)]));
-    const shard = journalShard(env, 0);
-    const before = await shard.size();
-
-    const result = await consumeBodies(sent.flat());
-
-    expect(result).toMatchObject({ explicitAcks: ["intake-0"], retryMessages: [{ msgId: "intake-1" }] });
-    expect(await shard.size()).toBe(before - 1);
-  });
-
   it("retries the messages holding data of a metric whose plan fails, and acknowledges the others", async () => {
     replaceMetricObject("intake.broken", { deliveryPlan: () => Promise.reject(new Error("storage down")) });
     vi.spyOn(console, "error").mockImplementation(() => undefined);
@@ -249,6 +237,68 @@ describe("intake consumer", () => {
     expect(await statusOf("intake.late", observer)).toMatchObject({ delivered: 1, failed: 0, backlog: 1 });
   });
 
+  describe("the chains of upstream services the data came by (tower-edge-via)", () => {
+    /** Answers every request `status`, and keeps the tower-edge-via of each request to `host`. */
+    function viaAt(host: string, status = () => 204) {
+      const vias: (string | null)[] = [];
+      vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+        const request = new Request(input, init);
+        if (new URL(request.url).host === host) vias.push(request.headers.get("tower-edge-via"));
+        return new Response(null, { status: status() });
+      });
+      return vias;
+    }
+
+    it("names in a payload the chains its data came by, each service once in the order first seen, this one last", async () => {
+      const vias = viaAt("union.example");
+      await declareMetric("via.union");
+      await addObserver("via.union", { callbackUrl: "http://union.example/" });
+
+      const result = await consumeBodies([
+        ...encodeIntakeMessages([datum("u1", "via.union", 1)], ["edge-1"]),
+        ...encodeIntakeMessages([datum("u2", "via.union", 2)]),
+        ...encodeIntakeMessages([datum("u3", "via.union", 3)], ["edge-2", "edge-1", "edge-3"]),
+      ]);
+
+      expect(result).toMatchObject(acknowledged("intake-0", "intake-1", "intake-2"));
+      expect(vias).toEqual([`edge-1, edge-2, edge-3, ${await instanceId(env)}`]);
+    });
+
+    it("names only this service for data that came by no other, beside a metric's that did", async () => {
+      const vias = viaAt("alone.example");
+      await declareMetric("via.alone");
+      await addObserver("via.alone", { callbackUrl: "http://alone.example/" });
+
+      await consumeBodies([
+        ...encodeIntakeMessages([datum("o1", "via.other", 1)], ["edge-1"]),
+        ...encodeIntakeMessages([datum("a1", "via.alone", 1)]),
+      ]);
+
+      expect(vias).toEqual([await instanceId(env)]);
+    });
+
+    it("keeps the chain with data owed to the backlog, and names it again in their retry", async () => {
+      let status = 503;
+      const vias = viaAt("owed.example", () => status);
+      await declareMetric("via.owed");
+      const observer = await addObserver("via.owed", { callbackUrl: "http://owed.example/" });
+
+      await consumeBodies(encodeIntakeMessages([datum("w1", "via.owed", 1)], ["edge-1"]));
+      const stub = env.METRIC.getByName("via.owed");
+      const head = await runInDurableObject(stub, (_, state) =>
+        new BacklogStore(state.storage.sql, rowsJson).head(String(observer.id)),
+      );
+      expect(head).toMatchObject({ rows: [["w1", 1000, 1, "vm1"]], via: ["edge-1"] });
+
+      status = 204;
+      vi.setSystemTime(t0 + 5_000);
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+      const expected = `edge-1, ${await instanceId(env)}`;
+      expect(vias).toEqual([expected, expected]);
+      expect(await statusOf("via.owed", observer)).toMatchObject({ delivered: 1, backlog: 0 });
+    });
+  });
+
   describe("feeding the rules that read a metric", () => {
     const sumRule = (id: string, metric: string) =>
       ruleSchema.parse({
@@ -278,8 +328,8 @@ describe("intake consumer", () => {
       );
 
       expect(result).toMatchObject(acknowledged("intake-0", "intake-1"));
-      // The metric's plan, and one feed of the rule for both messages.
-      expect(requests).toBe(2);
+      // The metric's plan, one feed of the rule for both messages, and the summary's shard of the metric.
+      expect(requests).toBe(3);
       expect(await ruleStub(env, "feed.sum").status()).toMatchObject({ dataRead: 3 });
       await consumeIntake([[recent("f1", "feed.cpu", 1), recent("f2", "feed.cpu", 2)]]);
       expect(await ruleStub(env, "feed.sum").status()).toMatchObject({ dataRead: 3 });

@@ -116,6 +116,7 @@ describe("deliveryPlan", () => {
       observers: [],
       selectors: [],
       ruleReaders: [],
+      figures: expect.objectContaining({ name: "fresh", observers: 0, dataAccepted: 0 }),
     });
     expect((await request("GET", metricPath("fresh"))).status).toBe(200);
   });
@@ -220,6 +221,7 @@ describe("deliveryPlan", () => {
         observers: [expect.objectContaining({ held: true })],
         selectors: [],
         ruleReaders: [],
+        figures: expect.objectContaining({ name: "turns" }),
       });
     });
 
@@ -228,13 +230,19 @@ describe("deliveryPlan", () => {
       const stub = metricObject("no-turn");
       await stub.changeObserver(paused, { state: "paused" });
 
-      const heldPlan = { observers: [expect.objectContaining({ held: true })], selectors: [], ruleReaders: [] };
+      const heldPlan = {
+        observers: [expect.objectContaining({ held: true })],
+        selectors: [],
+        ruleReaders: [],
+        figures: expect.objectContaining({ name: "no-turn" }),
+      };
       expect(await settled(stub.deliveryPlan("no-turn", batch), 1_000)).toEqual(heldPlan);
       expect(await settled(stub.deliveryPlan("no-turn", batch), 1_000)).toEqual(heldPlan);
       expect(await settled(metricObject("unobserved").deliveryPlan("unobserved", batch), 1_000)).toEqual({
         observers: [],
         selectors: [],
         ruleReaders: [],
+        figures: expect.objectContaining({ name: "unobserved" }),
       });
     });
   });

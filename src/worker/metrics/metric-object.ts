@@ -1,15 +1,21 @@
 import { DurableObject } from "cloudflare:workers";
 import { OneAtATime } from "../common/one-at-a-time";
+import { migrateSchema, type SchemaSteps } from "../common/sql-migrations";
 import { countingRequests } from "../common/usage";
 import type { RestCall } from "../rules/evaluation/compile-rule";
+import { publishSummary } from "../summary/summary-publish";
+import type { MetricFigures, ObserverSnapshot } from "../summary/summary-update";
 import type { DatumRow } from "../vocabulary/datum";
 import type { AttemptRecord, BatchReport, MetricPlan, MetricRun, SelectorEntry } from "../vocabulary/delivery";
 import { rowsJson } from "../vocabulary/row-json";
+import { attemptSchema } from "./attempt-log";
+import { backlogSchema } from "./backlog-store";
 import { metricCatalogStub } from "./metric-catalog";
 import type { MetricDeclaration, MetricView } from "./metric-schema";
 import { type ObserverChangeResult, ObserverDesk, type RetryNowResult } from "./observer-desk";
 import type { ObserverChange, ObserverRegistration, ObserverReport, PublicObserver } from "./observer-schema";
-import { RecentData } from "./recent-data";
+import { observerSchema } from "./observer-store";
+import { RecentData, recentDataSchema } from "./recent-data";
 
 export type ObserverRegistrationResult =
   | { outcome: "created" | "existing"; observer: PublicObserver }
@@ -21,6 +27,22 @@ export interface BatchIntake {
   latest: DatumRow[];
   count: number;
 }
+
+/** The metric's own tables: its declaration, the rules that read it, the observers that follow selectors. */
+const metricSchema = `
+  CREATE TABLE metric (
+    singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+    name TEXT NOT NULL,
+    description TEXT,
+    unit TEXT,
+    listed INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE rule_reader (rule_id TEXT PRIMARY KEY);
+  CREATE TABLE selector_observer (id TEXT PRIMARY KEY, entry TEXT NOT NULL);
+`;
+
+/** A metric object's schema steps, numbered from 1 in this order: its own tables', then its stores'. */
+const schemaSteps: SchemaSteps = [metricSchema, observerSchema, attemptSchema, backlogSchema, recentDataSchema];
 
 type MetricRow = { name: string; description: string | null; unit: string | null; listed: number };
 
@@ -44,17 +66,7 @@ export class MetricObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.sql.exec(`
-      CREATE TABLE IF NOT EXISTS metric (
-        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-        name TEXT NOT NULL,
-        description TEXT,
-        unit TEXT,
-        listed INTEGER NOT NULL DEFAULT 0
-      );
-      CREATE TABLE IF NOT EXISTS rule_reader (rule_id TEXT PRIMARY KEY);
-      CREATE TABLE IF NOT EXISTS selector_observer (id TEXT PRIMARY KEY, entry TEXT NOT NULL);
-    `);
+    migrateSchema(ctx.storage, schemaSteps);
     this.desk = new ObserverDesk({ ctx, env, itemsJson: rowsJson, runsOf: (rows) => this.runsOf(rows) });
     this.recent = new RecentData(this.sql);
   }
@@ -80,7 +92,7 @@ export class MetricObject extends DurableObject<Env> {
         declaration.unit ?? null,
       );
       await this.listInCatalog();
-      return { created, metric: this.describeMetric()! };
+      return this.published({ created, metric: this.describeMetric()! });
     });
   }
 
@@ -125,6 +137,7 @@ export class MetricObject extends DurableObject<Env> {
         this.sql.exec("DELETE FROM selector_observer");
       });
       await this.ctx.storage.deleteAlarm();
+      await publishSummary(this.env, metric.name, { removedMetrics: [{ key: metric.name, at: Date.now() }] });
       return true;
     });
   }
@@ -133,11 +146,11 @@ export class MetricObject extends DurableObject<Env> {
    * Adds an observer, or finds the one with the same format, protocol and address; a registration
    * of the same target brings its secret (as a rotation) and headers, when it names them.
    */
-  registerObserver(
+  async registerObserver(
     registration: ObserverRegistration,
     maxObservers: number,
     secret: string | undefined,
-  ): ObserverRegistrationResult {
+  ): Promise<ObserverRegistrationResult> {
     if (!this.metricRow()) return { outcome: "unknown-metric" };
     const { observers } = this.desk;
     const existing = observers.findSameTarget(registration);
@@ -146,10 +159,10 @@ export class MetricObject extends DurableObject<Env> {
         ...(secret === undefined ? {} : { secret, rotationEndsAt: this.desk.rotationEndsAt() }),
         ...(registration.headers === undefined ? {} : { headers: registration.headers }),
       });
-      return { outcome: "existing", observer: existing };
+      return this.published({ outcome: "existing", observer: existing });
     }
     if (observers.count() >= maxObservers) return { outcome: "limit-reached" };
-    return { outcome: "created", observer: observers.insert(registration, secret) };
+    return this.published({ outcome: "created", observer: observers.insert(registration, secret) });
   }
 
   /** The observers in registration order; null if the metric does not exist. */
@@ -168,18 +181,18 @@ export class MetricObject extends DurableObject<Env> {
   }
 
   /** Pauses, resumes, re-keys or changes the headers of an observer. */
-  changeObserver(observerId: string, change: ObserverChange): Promise<ObserverChangeResult> {
-    return this.desk.change(observerId, change);
+  async changeObserver(observerId: string, change: ObserverChange): Promise<ObserverChangeResult> {
+    return this.published(await this.desk.change(observerId, change));
   }
 
   /** Puts the observer's dead data accepted within the range back into its backlog; null if there is no such observer. */
-  replay(observerId: string, since: number, until: number): Promise<number | null> {
-    return this.desk.replay(observerId, since, until);
+  async replay(observerId: string, since: number, until: number): Promise<number | null> {
+    return this.published(await this.desk.replay(observerId, since, until));
   }
 
   /** Retry now (see ObserverDesk.retryNow). */
-  retryNow(observerId: string): Promise<RetryNowResult> {
-    return this.desk.retryNow(observerId);
+  async retryNow(observerId: string): Promise<RetryNowResult> {
+    return this.published(await this.desk.retryNow(observerId));
   }
 
   /**
@@ -189,13 +202,18 @@ export class MetricObject extends DurableObject<Env> {
    * some observer directly gets the turn (see BatchTurns), once the batch before recorded its outcome.
    * Creates the metric if it does not exist, and records the batch's data among its recent data.
    */
-  async deliveryPlan(name: string, batch: BatchIntake = { latest: [], count: 0 }): Promise<MetricPlan> {
+  async deliveryPlan(
+    name: string,
+    batch: BatchIntake = { latest: [], count: 0 },
+  ): Promise<MetricPlan & { figures: MetricFigures }> {
     await this.ensureMetric(name);
     this.recent.record(batch.latest, batch.count, Date.now());
     return {
       ...(await this.desk.plan(batch.count)),
       selectors: this.selectorObservers(),
       ruleReaders: this.ruleReaders(),
+      // For the summary, which the consumer writes once for the whole batch.
+      figures: this.summaryFigures()!,
     };
   }
 
@@ -212,6 +230,7 @@ export class MetricObject extends DurableObject<Env> {
   async addRuleReader(name: string, ruleId: string): Promise<void> {
     await this.ensureMetric(name);
     this.sql.exec("INSERT OR IGNORE INTO rule_reader (rule_id) VALUES (?)", ruleId);
+    await this.published(undefined);
   }
 
   removeRuleReader(ruleId: string): void {
@@ -219,7 +238,7 @@ export class MetricObject extends DurableObject<Env> {
   }
 
   /** Makes `call` the one observer of this (a RestCall rule's calls) metric: one request per datum, retried like any delivery. */
-  attachRestCall(call: RestCall): void {
+  async attachRestCall(call: RestCall): Promise<void> {
     this.ctx.storage.transactionSync(() => {
       this.desk.ledger.clear();
       this.desk.observers.insert(
@@ -228,27 +247,66 @@ export class MetricObject extends DurableObject<Env> {
         call.method,
       );
     });
+    await this.published(undefined);
   }
 
   /** Removes every observer with its backlog and attempts (the metric stays). */
-  removeObservers(): Promise<void> {
-    return this.desk.clear();
+  async removeObservers(): Promise<void> {
+    await this.desk.clear();
+    await this.published(undefined);
   }
 
-  /** A consumer batch's attempts and undelivered data (see ObserverDesk.recordBatch). */
-  recordBatch(report: BatchReport): Promise<void> {
-    return this.desk.recordBatch(report);
+  /**
+   * A consumer batch's attempts and undelivered data (see ObserverDesk.recordBatch); answers the
+   * observers' reports after it, for the summary, which the consumer writes once for the whole batch.
+   */
+  async recordBatch(report: BatchReport): Promise<ObserverSnapshot[]> {
+    await this.desk.recordBatch(report);
+    return this.observerSnapshots(Date.now());
   }
 
   /** Tries the backlogs that are due, and drops the dead data whose retention ended. */
   override async alarm(): Promise<void> {
     if (!this.metricRow()) return;
     await this.desk.deliverDue();
+    await this.published(undefined);
   }
 
   /** Removes one observer with its backlog and attempts; false if there was none with that id. */
-  removeObserver(observerId: string): boolean {
-    return this.desk.remove(observerId);
+  async removeObserver(observerId: string): Promise<boolean> {
+    return this.published(this.desk.remove(observerId));
+  }
+
+  /** The metric's figures as the summary shows them; null if it does not exist. */
+  private summaryFigures(): MetricFigures | null {
+    const metric = this.describeMetric();
+    if (!metric) return null;
+    const { id, acceptedPerMinute, ...figures } = metric;
+    const [latest] = this.recent.latest(1);
+    return { ...figures, name: id, at: Date.now(), acceptedPerMinute, latestDatumAt: latest?.[1] ?? null };
+  }
+
+  /** Every observer's report, as the summary shows it. */
+  private observerSnapshots(at: number): ObserverSnapshot[] {
+    const name = this.metricRow()?.name;
+    if (name === undefined) return [];
+    return this.desk.observers.list().flatMap(({ id }) => {
+      const report = this.desk.report(id);
+      return report ? [{ id, at, metric: name, report }] : [];
+    });
+  }
+
+  /**
+   * Hands the summary the metric and every observer as they are after an administrator's change or
+   * an alarm's deliveries (an observer it lacks is gone), and answers `result`.
+   */
+  private async published<Result>(result: Result): Promise<Result> {
+    const figures = this.summaryFigures();
+    if (figures) {
+      const observers = this.observerSnapshots(figures.at);
+      await publishSummary(this.env, figures.name, { metricStates: [{ figures, observers }] });
+    }
+    return result;
   }
 
   /** A backlog chunk of this metric's data as a payload's one run. */

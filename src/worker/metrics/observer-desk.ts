@@ -1,8 +1,7 @@
 import { type Config, readConfig } from "../config";
 import { reportAttempt } from "../delivery/attempt-report";
 import { executeDeliveries } from "../delivery/transports/dispatch";
-import { intakeMessagesSend } from "../intake/journal/journal-client";
-import { encodeIntakeMessages } from "../intake/queue-message";
+import { encodeIntakeMessages, sendMessages } from "../intake/queue-message";
 import type {
   AttemptRecord,
   BatchReport,
@@ -216,6 +215,7 @@ export class ObserverDesk<Item> {
       const delivery: Delivery = {
         target: this.dressed(found.target),
         runs: this.home.runsOf(chunk.rows),
+        via: chunk.via,
         lane: observerId,
         webhookId: chunk.webhookId,
         attempt: chunk.attempts + 1,
@@ -245,8 +245,7 @@ export class ObserverDesk<Item> {
       resourceId: observerId,
     }));
     try {
-      const send = intakeMessagesSend(this.home.env, this.config.INTAKE_JOURNAL);
-      await send(this.home.env.INTAKE_QUEUE, encodeIntakeMessages(data));
+      await sendMessages(this.home.env.INTAKE_QUEUE, encodeIntakeMessages(data));
     } catch (error) {
       console.error("observer disabled, but not announced:", error instanceof Error ? error.message : error);
     }

@@ -9,13 +9,11 @@ import { queryParams } from "../http/path-params";
 import { observerAddressProblem } from "../metrics/address-policy";
 import { resolveSecret } from "../metrics/generated-secret";
 import { attemptsKept } from "../metrics/kept-entries";
-import { metricCatalogStub } from "../metrics/metric-catalog";
-import { metricStub } from "../metrics/metric-object";
 import { changedReport, retryStartedReport } from "../metrics/observer-outcomes";
 import { attemptsQuerySchema, observerChangeSchema, replayRangeSchema } from "../metrics/observer-schema";
 import { attemptRecordSchema, replayAnswerSchema } from "../metrics/observer-view-schema";
-import { parseSeriesSelector } from "../selectors/selector-syntax";
-import { metricCouldMatch } from "../selectors/series-matcher";
+import { readSummary } from "../summary/summary-read";
+import { listedObservers } from "../summary/summary-view";
 import { selectorObserverStub } from "./selector-observer-object";
 import { selectorObserverRegistrationSchema, targetOf } from "./selector-observer-schema";
 import {
@@ -23,7 +21,7 @@ import {
   selectorObserverReportSchema,
   selectorObserverWithSecretSchema,
 } from "./selector-observer-view-schema";
-import { listSelectorObservers, registerSelectorObserver, removeSelectorObserver } from "./selector-registration";
+import { registerSelectorObserver, removeSelectorObserver } from "./selector-registration";
 
 function unknownObserver(observerId: string): ApiError {
   return ApiError.notFound(
@@ -41,13 +39,6 @@ const observerIdParameter = {
 };
 
 const unknownObserverAnswer = problemAnswer("There is no selector observer of that id (not-found).");
-
-/** How many of `names` the selectors can match by name (an observer selecting through the model alone: all). */
-function followedMetrics(match: readonly string[] | undefined, names: readonly string[]): number {
-  if (match === undefined) return names.length;
-  const selectors = match.map(parseSeriesSelector);
-  return names.filter((name) => metricCouldMatch(selectors, name)).length;
-}
 
 /** /observers: observers that follow selectors, and the list of every observer of the service. */
 export const selectorObserverRoutes = new Hono<AppEnv>()
@@ -90,25 +81,11 @@ export const selectorObserverRoutes = new Hono<AppEnv>()
       summary: "Every observer of the service",
       description:
         "The selector observers with what they follow and how many metrics they follow now, then each metric's " +
-        "observers with their metric; each with its delivery status.",
+        "observers with their metric; each with its delivery status as of its latest consumer batch, delivery or change.",
       responses: { 200: jsonAnswer("Every observer.", observerListSchema) },
     }),
-    async (c) => {
-      const names = await metricCatalogStub(c.env).names();
-      const selectorObservers = (await listSelectorObservers(c.env)).map((observer) => ({
-        ...observer,
-        follows: followedMetrics(observer.match, names),
-      }));
-      const metricObservers = await Promise.all(
-        names.map(async (metric) =>
-          ((await metricStub(c.env, metric).healthReport())?.observers ?? []).map((observer) => ({
-            ...observer,
-            metric,
-          })),
-        ),
-      );
-      return c.json([...selectorObservers, ...metricObservers.flat()]);
-    },
+    // From the summary's shards, as the consumer and every change keep them: not from every metric's object.
+    async (c) => c.json(listedObservers(await readSummary(c.env))),
   )
   .get(
     "/:oid",

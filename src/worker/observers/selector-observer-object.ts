@@ -1,8 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
+import { migrateSchema, type SchemaSteps } from "../common/sql-migrations";
 import { countingRequests } from "../common/usage";
 import { runsOfMetricData } from "../delivery/metric-runs";
+import { attemptSchema } from "../metrics/attempt-log";
+import { backlogSchema } from "../metrics/backlog-store";
 import { type ObserverChangeResult, ObserverDesk, type RetryNowResult } from "../metrics/observer-desk";
 import type { ObserverChange, ObserverRegistration, ObserverReport } from "../metrics/observer-schema";
+import { observerSchema } from "../metrics/observer-store";
+import { publishSummary, publishToEveryShard } from "../summary/summary-publish";
+import type { ObserverSnapshot } from "../summary/summary-update";
 import type { AttemptRecord, BatchReport, MetricDatum, ObserverPlan } from "../vocabulary/delivery";
 import { jsonRow } from "../vocabulary/row-json";
 import type { SelectorSpec } from "./selector-observer-schema";
@@ -14,6 +20,18 @@ export type SelectorObserverView = ObserverReport & SelectorSpec;
 function metricDataJson(items: readonly MetricDatum[]): string {
   return JSON.stringify(items.map(([metric, row]) => [metric, jsonRow(row)]));
 }
+
+/** What the object follows, as its own table. */
+const selectorSchema = `
+  CREATE TABLE selector (
+    singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+    id TEXT NOT NULL,
+    spec TEXT NOT NULL
+  );
+`;
+
+/** A selector observer object's schema steps, numbered from 1 in this order: its own table's, then its stores'. */
+const schemaSteps: SchemaSteps = [selectorSchema, observerSchema, attemptSchema, backlogSchema];
 
 /**
  * One observer that follows selectors (one object per observer): what it follows, and, as a
@@ -28,13 +46,7 @@ export class SelectorObserverObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.sql.exec(`
-      CREATE TABLE IF NOT EXISTS selector (
-        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-        id TEXT NOT NULL,
-        spec TEXT NOT NULL
-      );
-    `);
+    migrateSchema(ctx.storage, schemaSteps);
     this.desk = new ObserverDesk({
       ctx,
       env,
@@ -45,30 +57,33 @@ export class SelectorObserverObject extends DurableObject<Env> {
   }
 
   /** Makes this object the observer `id`, unless it already is. */
-  create(
+  async create(
     id: string,
     spec: SelectorSpec,
     target: ObserverRegistration,
     secret: string | undefined,
-  ): SelectorObserverView {
+  ): Promise<SelectorObserverView> {
     if (!this.selectorRow()) {
       this.ctx.storage.transactionSync(() => {
         this.sql.exec("INSERT INTO selector (singleton, id, spec) VALUES (1, ?, ?)", id, JSON.stringify(spec));
         this.desk.observers.insert(target, secret, undefined, id);
       });
     }
-    return this.describe()!;
+    return this.published(this.describe()!);
   }
 
   /** A registration of the same observer again brings its secret (as a rotation) and headers, when it names them. */
-  registerAgain(secret: string | undefined, headers: Record<string, string> | undefined): SelectorObserverView | null {
+  async registerAgain(
+    secret: string | undefined,
+    headers: Record<string, string> | undefined,
+  ): Promise<SelectorObserverView | null> {
     const row = this.selectorRow();
     if (!row) return null;
     this.desk.observers.change(row.id, {
       ...(secret === undefined ? {} : { secret, rotationEndsAt: this.desk.rotationEndsAt() }),
       ...(headers === undefined ? {} : { headers }),
     });
-    return this.describe();
+    return this.published(this.describe());
   }
 
   /** The observer with its status and what it follows; null if this object holds none. */
@@ -85,24 +100,27 @@ export class SelectorObserverObject extends DurableObject<Env> {
 
   async change(change: ObserverChange): Promise<ObserverChangeResult> {
     const row = this.selectorRow();
-    return row ? this.desk.change(row.id, change) : { outcome: "unknown-observer" };
+    return row ? this.published(await this.desk.change(row.id, change)) : { outcome: "unknown-observer" };
   }
 
   async replay(since: number, until: number): Promise<number | null> {
     const row = this.selectorRow();
-    return row ? this.desk.replay(row.id, since, until) : null;
+    return row ? this.published(await this.desk.replay(row.id, since, until)) : null;
   }
 
   async retryNow(): Promise<RetryNowResult> {
     const row = this.selectorRow();
-    return row ? this.desk.retryNow(row.id) : { outcome: "unknown-observer" };
+    return row ? this.published(await this.desk.retryNow(row.id)) : { outcome: "unknown-observer" };
   }
 
   /** Forgets the observer with its backlog and attempts; false if this object held none. */
   async remove(): Promise<boolean> {
-    if (!this.selectorRow()) return false;
+    const row = this.selectorRow();
+    if (!row) return false;
     await this.desk.clear();
     this.sql.exec("DELETE FROM selector");
+    // Every shard: a batch may have left a copy of its report in any of them.
+    await publishToEveryShard(this.env, { removedObservers: [{ key: row.id, at: Date.now() }] });
     return true;
   }
 
@@ -118,13 +136,32 @@ export class SelectorObserverObject extends DurableObject<Env> {
     return { observer, ...(turn === undefined ? {} : { turn }) };
   }
 
-  /** A consumer batch's attempt and what the observer did not receive (see ObserverDesk.recordBatch). */
-  recordBatch(report: BatchReport<MetricDatum>): Promise<void> {
-    return this.desk.recordBatch(report);
+  /**
+   * A consumer batch's attempt and what the observer did not receive (see ObserverDesk.recordBatch);
+   * answers its report after it, for the summary, which the consumer writes once for the whole batch.
+   */
+  async recordBatch(report: BatchReport<MetricDatum>): Promise<ObserverSnapshot[]> {
+    await this.desk.recordBatch(report);
+    return this.snapshots();
   }
 
   override async alarm(): Promise<void> {
-    if (this.selectorRow()) await this.desk.deliverDue();
+    if (!this.selectorRow()) return;
+    await this.desk.deliverDue();
+    await this.published(undefined);
+  }
+
+  /** The observer's report as the summary shows it; none if this object holds none. */
+  private snapshots(): ObserverSnapshot[] {
+    const report = this.describe();
+    return report ? [{ id: report.id, at: Date.now(), report }] : [];
+  }
+
+  /** Hands the summary the observer as it is after a change or an alarm's deliveries, and answers `result`. */
+  private async published<Result>(result: Result): Promise<Result> {
+    const observers = this.snapshots();
+    if (observers.length > 0) await publishSummary(this.env, observers[0]!.id, { observers });
+    return result;
   }
 
   private spec(): SelectorSpec | undefined {

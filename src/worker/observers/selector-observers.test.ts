@@ -6,6 +6,7 @@ import { expectProblem, request, sendJson, validationProblem } from "../../../te
 import { consumeGroups } from "../../../test/api/support/intake-batches";
 import { addObserver, declareMetric } from "../../../test/api/support/metrics";
 import { upload } from "../../../test/api/support/resources";
+import { shardOfKey } from "../summary/shard-key";
 import type { Datum } from "../vocabulary/datum";
 
 /** The test's clock, far ahead of the real one, so that no backlog alarm goes off by itself during a test. */
@@ -205,8 +206,10 @@ describe("delivery to an observer that follows selectors", () => {
 
     const batch = await counting(() => consume(metrics.map((metric) => datum(metric, 2))));
 
-    // Each metric's object: its plan (its observers have nothing to record); the selector observer's: two.
-    expect(batch.requests).toBe(count + 2);
+    // Each metric's object: its plan (its observers have nothing to record); the selector observer's: two;
+    // the summary: one write to each shard the metrics are in, which the observer's report goes along with.
+    const shards = new Set(metrics.map(shardOfKey)).size;
+    expect(batch.requests).toBe(count + 2 + shards);
   });
 });
 

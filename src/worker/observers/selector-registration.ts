@@ -92,10 +92,3 @@ export async function removeSelectorObserver(env: Env, id: string): Promise<bool
   await selectorObserverStub(env, id).remove();
   return true;
 }
-
-/** Every selector observer with its status, in registration order. */
-export async function listSelectorObservers(env: Env): Promise<SelectorObserverView[]> {
-  const entries = await metricCatalogStub(env).selectorObservers();
-  const views = await Promise.all(entries.map((entry) => selectorObserverStub(env, entry.id).describe()));
-  return views.filter((view): view is SelectorObserverView => view !== null);
-}

@@ -42,7 +42,7 @@ export async function tabOrder(page: Page, most = 60): Promise<{ role: string; n
  * with which each of its refreshes starts.
  */
 export const dashboardPages = [
-  { name: "overview", hash: "#/", ready: "table a[href='#/metrics/CPUUtilization']", refreshes: "/v1/healthz" },
+  { name: "overview", hash: "#/", ready: "table a[href='#/metrics/CPUUtilization']", refreshes: "/v1/summary" },
   {
     name: "metric",
     hash: "#/metrics/CPUUtilization",

@@ -1,0 +1,72 @@
+import { getOrCreate } from "../common/get-or-create";
+import { shardOfKey } from "./shard-key";
+import { summaryShardStub } from "./summary-shard";
+import type { MetricFigures, ObserverSnapshot, SummaryUpdate } from "./summary-update";
+
+/*
+ * What consumer batches learnt for the summary, in this isolate, until it is written: the figures
+ * each metric's object answered with its plan, and the reports each object answered when it
+ * recorded a batch. Only the latest version of each is kept; a batch writes what is pending with
+ * one request per shard it touches, so a batch's share of the summary costs at most a request per
+ * shard, whatever its data, metrics and observers.
+ */
+
+const pendingMetrics = new Map<string, MetricFigures>();
+const pendingObservers = new Map<string, ObserverSnapshot>();
+
+function keepLatest<Value extends { at: number }>(pending: Map<string, Value>, key: string, value: Value): void {
+  const kept = pending.get(key);
+  if (!kept || kept.at <= value.at) pending.set(key, value);
+}
+
+export function noteMetricFigures(figures: MetricFigures): void {
+  keepLatest(pendingMetrics, figures.name, figures);
+}
+
+export function noteObserverSnapshots(snapshots: readonly ObserverSnapshot[]): void {
+  for (const snapshot of snapshots) keepLatest(pendingObservers, snapshot.id, snapshot);
+}
+
+/**
+ * The pending versions by shard: a metric and its observers in the metric's shard; a selector
+ * observer's report travels with them, in its own shard if the write touches it, else in the first
+ * touched (readers take the latest version of each observer across shards).
+ */
+function byShard(
+  metrics: readonly MetricFigures[],
+  observers: readonly ObserverSnapshot[],
+): Map<number, SummaryUpdate> {
+  const updates = new Map<number, Required<Pick<SummaryUpdate, "metrics" | "observers">>>();
+  const updateOf = (shard: number) => getOrCreate(updates, shard, () => ({ metrics: [], observers: [] }));
+  for (const figures of metrics) updateOf(shardOfKey(figures.name)).metrics.push(figures);
+  const selectorObservers: ObserverSnapshot[] = [];
+  for (const snapshot of observers) {
+    if (snapshot.metric === undefined) selectorObservers.push(snapshot);
+    else updateOf(shardOfKey(snapshot.metric)).observers.push(snapshot);
+  }
+  for (const snapshot of selectorObservers) {
+    const home = shardOfKey(snapshot.id);
+    const [firstTouched] = updates.keys();
+    updateOf(updates.has(home) || firstTouched === undefined ? home : firstTouched).observers.push(snapshot);
+  }
+  return updates;
+}
+
+/** Writes what is pending; what a shard did not take stays pending for the next batch's write. */
+export async function flushSummary(env: Env): Promise<void> {
+  const metrics = [...pendingMetrics.values()];
+  const observers = [...pendingObservers.values()];
+  pendingMetrics.clear();
+  pendingObservers.clear();
+  await Promise.all(
+    [...byShard(metrics, observers)].map(async ([shard, update]) => {
+      try {
+        await summaryShardStub(env, shard).apply(update);
+      } catch (error) {
+        console.error("summary not updated:", error instanceof Error ? error.message : error);
+        for (const figures of update.metrics ?? []) noteMetricFigures(figures);
+        noteObserverSnapshots(update.observers ?? []);
+      }
+    }),
+  );
+}
