@@ -8,27 +8,26 @@ import { startLocalWorker } from "../tools/start/local-worker.ts";
 import { startRelayChild } from "../tools/start/relay-child.ts";
 import { workerdV8Flags } from "../tools/start/workerd-wrapper.ts";
 import { freePort } from "../tools/testing/free-port.ts";
-import { agentIntakeSection } from "./agent-intake.ts";
-import { backendsSection } from "./backends.ts";
-import { deliverySection } from "./delivery-report.ts";
-import { fourObserversSection } from "./four-observers.ts";
-import { connectInfluxDb } from "./influxdb.ts";
-import { intakeSection } from "./intake.ts";
-import { isolationSection } from "./isolation.ts";
-import { journalSection } from "./journal.ts";
-import { launcherMemorySection } from "./launcher-memory.ts";
-import { fixed } from "./markdown.ts";
-import { startPlatformFloor } from "./platform-floor.ts";
-import { platformOperationsSection } from "./platform-operations.ts";
-import { findDescendants, ProcessGroup } from "./process-accounting.ts";
-import { profileSection } from "./profile-section.ts";
-import { rulesSection } from "./rules.ts";
-import type { BenchContext, BenchProcesses, BenchSection } from "./section.ts";
-import { selectorObserversSection } from "./selector-observers.ts";
+import { connectInfluxDb } from "./load/systems/influxdb.ts";
+import { towerEdge } from "./load/systems/tower-edge.ts";
+import { fixed } from "./report/markdown.ts";
+import { TargetBoard } from "./report/targets.ts";
+import { startPlatformFloor } from "./runtime/platform-floor.ts";
+import type { BenchProcesses } from "./runtime/process-accounting.ts";
+import { findDescendants, ProcessGroup } from "./runtime/process-accounting.ts";
+import { agentIntakeSection } from "./sections/agents.ts";
+import { backendsSection } from "./sections/backends.ts";
+import { deliverySection } from "./sections/delivery.ts";
+import { fourObserversSection } from "./sections/four-observers.ts";
+import { intakeSection } from "./sections/intake.ts";
+import { isolationSection } from "./sections/isolation.ts";
+import { platformOperationsSection } from "./sections/operations.ts";
+import { profileSection } from "./sections/profile.ts";
+import { rulesSection } from "./sections/rules.ts";
+import type { BenchContext, BenchSection } from "./sections/section.ts";
+import { selectorObserversSection } from "./sections/selectors.ts";
+import { soakSection } from "./sections/soak.ts";
 import { type BenchSectionName, benchEnvironment, benchSettingsSchema, sectionNames } from "./settings.ts";
-import { soakSection } from "./soak.ts";
-import { TargetBoard } from "./targets.ts";
-import { towerEdge } from "./tower-edge.ts";
 
 /*
  * The report's parts, run and written in the order of sectionNames (BENCH_SECTIONS picks some).
@@ -40,7 +39,6 @@ import { towerEdge } from "./tower-edge.ts";
  */
 const sections: Record<BenchSectionName, BenchSection> = {
   intake: intakeSection,
-  journal: journalSection,
   operations: platformOperationsSection,
   delivery: deliverySection,
   "four-observers": fourObserversSection,
@@ -51,7 +49,6 @@ const sections: Record<BenchSectionName, BenchSection> = {
   selectors: selectorObserversSection,
   backends: backendsSection,
   agents: agentIntakeSection,
-  launcher: launcherMemorySection,
 };
 
 /** The relay's entry point, as relay-child.ts starts it: how its process is told from other Node processes. */
@@ -91,12 +88,13 @@ async function main() {
   const relayEnv = { RELAY_PORT: String(await freePort()), RELAY_TOKEN: relayToken, RELAY_ALLOW_PRIVATE: "true" };
   const relay = await startRelayChild({ ...process.env, ...relayEnv }, readRelayConfig(relayEnv));
   const stateDir = await mkdtemp(join(tmpdir(), "tower-edge-bench-"));
-  // The Worker as npm start runs it: Miniflare driving workerd, nothing in between.
+  // The Worker as deployed (no local entry around it), driven as npm start drives it: Miniflare, nothing in between.
   const worker = await startLocalWorker({
     port: await freePort(),
     stateDir,
     verbose: false,
     bindings: { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true", RELAY_URL: relay.url, RELAY_TOKEN: relayToken },
+    asDeployed: true,
   });
   // Found before the floor starts, whose workerd must not count as the Worker's.
   const processes = benchProcesses();

@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { protocols } from "./receivers.ts";
+import { protocols } from "./load/receivers/receivers.ts";
 
 /** The report's sections, in the order they run and appear; the Targets table follows them. */
 export const sectionNames = [
   "intake",
-  "journal",
   "operations",
   "delivery",
   "four-observers",
@@ -15,7 +14,6 @@ export const sectionNames = [
   "selectors",
   "backends",
   "agents",
-  "launcher",
 ] as const;
 export type BenchSectionName = (typeof sectionNames)[number];
 

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { attributeFrame } from "./stages.ts";
+
+const frame = (url: string, functionName = "f") => attributeFrame({ url, functionName, lineNumber: 1 });
+
+describe("the stages of the agents' intake", () => {
+  it("counts the agents' readers and their routes as parse", () => {
+    expect(frame("src/worker/intake/line-protocol/parser.ts")).toEqual({ own: "parse" });
+    expect(frame("src/worker/intake/line-protocol/write-routes.ts", "bodyText")).toEqual({ own: "parse" });
+    expect(frame("src/worker/intake/remote-write/snappy.ts")).toEqual({ own: "parse" });
+    expect(frame("src/worker/intake/otlp/metrics-protobuf.ts")).toEqual({ own: "parse" });
+    expect(frame("src/worker/intake/common/protobuf-reader.ts")).toEqual({ own: "parse" });
+    expect(frame("src/worker/intake/common/decompress.ts")).toEqual({ own: "parse" });
+  });
+
+  it("counts making data of their series apart: keys, ids, metric names", () => {
+    for (const module of ["series-data", "datum-id", "agent-intake"]) {
+      expect(frame(`src/worker/intake/common/${module}.ts`)).toEqual({ own: "series to data" });
+    }
+  });
+
+  it("leaves RDF/JSON's stages as they were", () => {
+    expect(frame("src/worker/intake/rdf-json/rdf-json-reader.ts")).toEqual({ own: "validate" });
+    expect(frame("src/worker/intake/rdf-json/routes.ts")).toEqual({ own: "HTTP routing" });
+  });
+});

@@ -1,0 +1,198 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { startCountingReceiver } from "../../load/receivers/counting-receiver.ts";
+import { remoteWriteSamples } from "../../load/requests/agent-batches.ts";
+import { sequencedRemoteWrite } from "../../load/requests/sequenced-remote-write.ts";
+import { quietSeconds } from "../../load/rounds/awaited-arrivals.ts";
+import { cpuPerDatum, roundClients, runConsumedRound } from "../../load/rounds/consumed-round.ts";
+import {
+  combinedRounds,
+  cpuPerDelivery,
+  type FanOutCase,
+  type FanOutFigures,
+  lost,
+  runFanOutRound,
+  steadyRate,
+  wholeCaseRate,
+} from "../../load/rounds/fan-out-round.ts";
+import { registerSelectorObserver, removeSelectorObserver } from "../../load/selector-observer-client.ts";
+import { fixed, markdownTable } from "../../report/markdown.ts";
+import type { BenchContext, BenchSection } from "../section.ts";
+
+/*
+ * One selector observer following 1,000 metrics beside one per-metric observer of one metric: the
+ * same remote write requests but for the metric names, in the same run, to receivers that count
+ * what they get datum by datum.
+ */
+
+const followedMetrics = 1_000;
+const seriesPerMetric = remoteWriteSamples / followedMetrics;
+const oneMetric = "bench_selectors_one_metric";
+const fanOutPrefix = "bench_selectors_fan_out_";
+const fanOutMatch = `{__name__=~"${fanOutPrefix}.+"}`;
+/** Requests of 2,000 samples each round posts; every body once, so that each datum is told by its value. */
+const requestsPerRound = 100;
+/** The two cases take turns, round after round, so that the drift of a shared machine weighs on both alike. */
+const rounds = 2;
+/** Unmeasured first: compiles the path and registers the 1,000 metrics, which are known from then on. */
+const warmUpRequests = 10;
+const targetCpuOverMicros = 0.2;
+const targetRateShare = 0.8;
+
+const signed = (micros: number) => `${micros >= 0 ? "+" : ""}${fixed(micros, 2)}`;
+
+/** Both cases, registered, warmed up and measured in turns; the observers removed after. */
+async function measureCases(bench: BenchContext, perMetric: FanOutCase, selector: FanOutCase) {
+  const { serviceUrl, towerEdge, progress } = bench;
+  const unobserve = await towerEdge.observe(oneMetric, [perMetric.receiver]);
+  const selectorId = await registerSelectorObserver(serviceUrl, [fanOutMatch], selector.receiver);
+  try {
+    for (const fanOutCase of [perMetric, selector]) {
+      progress(`selectors: warm-up, ${fanOutCase.name}`);
+      await runFanOutRound(bench, fanOutCase, warmUpRequests);
+    }
+    const measured = new Map<FanOutCase, FanOutFigures[]>([
+      [perMetric, []],
+      [selector, []],
+    ]);
+    for (let round = 1; round <= rounds; round++) {
+      for (const [fanOutCase, figures] of measured) {
+        progress(`selectors: ${fanOutCase.name}, round ${round} of ${rounds}`);
+        const roundFigures = await runFanOutRound(bench, fanOutCase, requestsPerRound);
+        progress(
+          `  ${fixed(roundFigures.delivered)} of ${fixed(roundFigures.accepted)} data delivered, ` +
+            `${fixed(steadyRate(roundFigures))} data/s steady, ` +
+            `${fixed(cpuPerDelivery(roundFigures), 2)} µs per datum-delivery`,
+        );
+        figures.push(roundFigures);
+      }
+    }
+    return {
+      perMetricFigures: combinedRounds(measured.get(perMetric)!),
+      selectorFigures: combinedRounds(measured.get(selector)!),
+    };
+  } finally {
+    await removeSelectorObserver(serviceUrl, selectorId);
+    await unobserve();
+  }
+}
+
+/**
+ * Fan-out through one selector observer following 1,000 metrics beside one per-metric observer of
+ * one metric, fed the same number of data by Prometheus remote write: Worker CPU per
+ * datum-delivery, sustained data/s and data lost; and, for what bounds them, the same 1,000
+ * metrics' data with no observer at all.
+ */
+export const selectorFanOutPart: BenchSection = async (bench) => {
+  const { processes, targets, progress } = bench;
+  progress("selectors: building the remote write requests");
+  const receivers = [await startCountingReceiver(), await startCountingReceiver()] as const;
+  try {
+    const perMetric: FanOutCase = {
+      name: "one per-metric observer, 1 metric",
+      requests: sequencedRemoteWrite(requestsPerRound, remoteWriteSamples, () => oneMetric),
+      receiver: receivers[0],
+    };
+    const selector: FanOutCase = {
+      name: `one selector observer, ${fixed(followedMetrics)} metrics`,
+      requests: sequencedRemoteWrite(
+        requestsPerRound,
+        remoteWriteSamples,
+        (series) => `${fanOutPrefix}${String(Math.floor(series / seriesPerMetric)).padStart(4, "0")}`,
+      ),
+      receiver: receivers[1],
+    };
+    // Building the bodies held this process's event loop for seconds: a turn of it lets the HTTP
+    // client see the kept-alive connections the Worker closed meanwhile before a request goes out on one.
+    await sleep(100);
+    progress(`selectors: ${fixed(followedMetrics)} metrics, no observer`);
+    await runConsumedRound(bench, selector.requests, warmUpRequests);
+    const unobserved = await runConsumedRound(bench, selector.requests, requestsPerRound);
+    const { perMetricFigures, selectorFigures } = await measureCases(bench, perMetric, selector);
+    const unreadable = perMetricFigures.unreadable + selectorFigures.unreadable;
+    if (unreadable > 0) throw new Error(`the receivers got ${unreadable} unreadable payloads or data`);
+
+    const cpuOver = cpuPerDelivery(selectorFigures) - cpuPerDelivery(perMetricFigures);
+    const rateShare = steadyRate(selectorFigures) / steadyRate(perMetricFigures);
+    const lostData = lost(selectorFigures) + lost(perMetricFigures);
+    const cpuMet = cpuOver <= targetCpuOverMicros;
+    const rateMet = rateShare >= targetRateShare && lostData === 0;
+    targets.record("selector-fan-out-cpu", {
+      measured:
+        `${fixed(cpuPerDelivery(selectorFigures), 2)} µs vs ${fixed(cpuPerDelivery(perMetricFigures), 2)} µs: ` +
+        `${signed(cpuOver)} µs (intake included; the same 1,000 metrics with no observer ` +
+        `${fixed(cpuPerDatum([unobserved]), 2)} µs per datum)`,
+      met: cpuMet,
+    });
+    targets.record("selector-fan-out-rate", {
+      measured:
+        `${fixed(rateShare, 2)} (${fixed(steadyRate(selectorFigures))} ÷ ${fixed(steadyRate(perMetricFigures))} ` +
+        `data/s); lost ${fixed(lost(selectorFigures))} and ${fixed(lost(perMetricFigures))}`,
+      met: rateMet,
+    });
+    const row = (fanOutCase: FanOutCase, figures: FanOutFigures) => [
+      fanOutCase.name,
+      fixed(figures.accepted),
+      fixed(figures.refused),
+      fixed(figures.delivered),
+      fixed(lost(figures)),
+      fixed(figures.duplicates),
+      fixed(steadyRate(figures)),
+      fixed(wholeCaseRate(figures)),
+      fixed(figures.cpu.worker / figures.caseSeconds, 2),
+      fixed(cpuPerDelivery(figures), 2),
+      fixed(figures.cpu.bench / figures.caseSeconds, 2),
+    ];
+    const unobservedRow = [
+      `no observer, ${fixed(followedMetrics)} metrics`,
+      fixed(unobserved.accepted),
+      fixed(unobserved.errors * remoteWriteSamples),
+      ...Array.from({ length: 6 }, () => "–"),
+      fixed(cpuPerDatum([unobserved]), 2),
+      "–",
+    ];
+    return [
+      `Fan-out through a selector observer: the same Prometheus remote write requests (${fixed(remoteWriteSamples)} ` +
+        "single-sample series each, snappy, the sample values the data's sequence numbers) posted by a closed loop " +
+        `of ${roundClients} clients, once to one metric with one per-metric observer, once spread over ` +
+        `${fixed(followedMetrics)} metrics (${seriesPerMetric} series each) that one selector observer follows ` +
+        `(\`${fanOutMatch}\`); both observers HTTP in TOWER/JSON, to receivers that answer at once and count each ` +
+        `datum by its value. The cases take turns over ${rounds} rounds of ${fixed(requestsPerRound)} requests ` +
+        `(${fixed(requestsPerRound * remoteWriteSamples)} data) each, after an unmeasured warm-up of ` +
+        `${warmUpRequests} requests each. Sustained data/s: the data received between the arrivals that passed ` +
+        "10 % and 90 % of a round's, over the time between them (the first batch's wait and the last data's tail " +
+        "left out); over the whole case: from the first post to the last arrival. Lost: accepted data the " +
+        `receiver had not got when nothing more came for ${quietSeconds} s. Worker CPU: utime + stime of ` +
+        `${processes.worker.describe()} from the first post until the last datum arrived, ÷ data accepted (one ` +
+        "observer: per datum-delivery), taking the data in included, as in the four-observers case. Before the " +
+        "observers were " +
+        `registered, the ${fixed(followedMetrics)} metrics' requests went through once with no observer at all ` +
+        "(its CPU until the consumer was done with them): what spreading the data over that many metrics costs by " +
+        "itself, each metric's object being asked for its plan in every batch that holds its data.",
+      "",
+      ...markdownTable(
+        [
+          "case",
+          "data accepted",
+          "refused",
+          "delivered",
+          "lost",
+          "duplicates",
+          "sustained data/s",
+          "data/s over the whole case",
+          "Worker CPU, cores",
+          "Worker CPU µs per datum-delivery",
+          "bench CPU, cores",
+        ],
+        [row(perMetric, perMetricFigures), row(selector, selectorFigures), unobservedRow],
+      ),
+      "",
+      `Selector observer over per-metric observer: Worker CPU per datum-delivery **${signed(cpuOver)} µs** ` +
+        `(target ≤ +${targetCpuOverMicros} µs: ${cpuMet ? "met" : "not met"}; over the same metrics with no ` +
+        `observer ${signed(cpuPerDelivery(selectorFigures) - cpuPerDatum([unobserved]))} µs), sustained data/s ` +
+        `**${fixed(rateShare, 2)}** × (target ≥ ${targetRateShare}), ${fixed(lostData)} lost (target 0; with the ` +
+        `rate: ${rateMet ? "met" : "not met"}).`,
+    ];
+  } finally {
+    await Promise.all(receivers.map((receiver) => receiver.close()));
+  }
+};
