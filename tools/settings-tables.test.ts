@@ -1,16 +1,16 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../src/worker/config.ts";
 
 /*
- * The Worker's settings are documented twice, in README.md ("## Configuration") and in
- * docs/API.md ("### Worker" under "## Configuration"). Their defaults are written only in
- * src/worker/config.ts; these tables must follow it: one row per setting, named in backticks in
- * the first column, and a default cell holding the schema's default rendered as below, optionally
- * followed by a note in parentheses, e.g. "`false` (`true` under `npm start`)" or "— (secret)".
+ * The Worker's settings are described in one place, the table of docs/API.md ("### Worker" under
+ * "## Configuration"). Their defaults are written only in src/worker/config.ts; the table must
+ * follow it: one row per setting, named in backticks in the first column, and a default cell
+ * holding the schema's default rendered as below, optionally followed by a note in parentheses,
+ * e.g. "`false` (`true` under `npm start`)" or "— (secret)".
  */
 
-/** A default as both documents write it: in backticks, lists comma-separated, nothing as a dash. */
+/** A default as the table writes it: in backticks, lists comma-separated, nothing as a dash. */
 function rendered(value: unknown): string {
   const text = Array.isArray(value) ? value.join(",") : String(value);
   return text === "" ? "—" : `\`${text}\``;
@@ -78,12 +78,11 @@ function showsDefault(cell: string, expected: string): boolean {
   return cell === expected || (cell.startsWith(`${expected} (`) && cell.endsWith(")"));
 }
 
-const documents = {
-  "README.md": () => settingsTable(section(readDocument("README.md"), "## Configuration")),
-  "docs/API.md": () => settingsTable(section(section(readDocument("docs/API.md"), "## Configuration"), "### Worker")),
-};
+function table(): SettingRow[] {
+  return settingsTable(section(section(readDocument("docs/API.md"), "## Configuration"), "### Worker"));
+}
 
-describe.each(Object.entries(documents))("the Worker settings table of %s", (_, table) => {
+describe("the Worker settings table of docs/API.md", () => {
   it("has exactly one row per setting of src/worker/config.ts", () => {
     const names = table().map((row) => row.name);
     expect([...names].sort()).toEqual([...settingNames].sort());
@@ -98,6 +97,42 @@ describe.each(Object.entries(documents))("the Worker settings table of %s", (_, 
       `${name}: the default cell is ${JSON.stringify(row!.default)}, expected ${JSON.stringify(expected)} ` +
         "(optionally followed by a note in parentheses)",
     ).toBe(true);
+  });
+});
+
+/** The first cells of the rows of every table in `text` whose header has a `default` column. */
+function firstCellsOfTablesWithDefaults(text: string): string[] {
+  const lines = text.split("\n");
+  const firstCells: string[] = [];
+  lines.forEach((line, index) => {
+    const isHeader = line.trim().startsWith("|") && /^\|[-| :]+\|$/.test(lines[index + 1]?.trim() ?? "");
+    if (!isHeader || !cells(line).includes("default")) return;
+    for (const row of lines.slice(index + 2)) {
+      if (!row.trim().startsWith("|")) break;
+      firstCells.push(cells(row)[0] ?? "");
+    }
+  });
+  return firstCells;
+}
+
+const otherDocuments = [
+  "README.md",
+  ...readdirSync(new URL("../docs/", import.meta.url))
+    .filter((name) => name.endsWith(".md") && name !== "API.md")
+    .map((name) => `docs/${name}`),
+];
+
+describe("the Worker settings, described in docs/API.md alone", () => {
+  it.each(otherDocuments)("%s has no table of them with their defaults", (path) => {
+    const settingsListed = firstCellsOfTablesWithDefaults(readDocument(path)).filter((cell) =>
+      settingNames.includes(cell.replaceAll("`", "")),
+    );
+    expect(settingsListed).toEqual([]);
+  });
+
+  it("finds a table of them in the README as it was", () => {
+    const table = "| name | default | meaning |\n|---|---|---|\n| `MAX_BODY_BYTES` | `1048576` | largest body |\n";
+    expect(firstCellsOfTablesWithDefaults(table)).toEqual(["`MAX_BODY_BYTES`"]);
   });
 });
 

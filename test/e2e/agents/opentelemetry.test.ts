@@ -8,7 +8,7 @@ import { observeInTowerJson, type TowerDatum, type TowerObserver } from "../supp
 
 /*
  * The OpenTelemetry JS SDK exports a gauge, a counter and a histogram to /otlp/v1/metrics, in
- * protobuf (configured by the environment variables the README gives) and in JSON: each arrives
+ * protobuf (configured by the environment variables docs/GUIDE.md gives) and in JSON: each arrives
  * at the observers of its metrics as the contract maps it.
  */
 
@@ -17,7 +17,7 @@ const observers = new Map<string, TowerObserver>();
 
 const encodings = {
   protobuf: () => {
-    // As the README configures it: the SDK reads the endpoint and headers from the environment.
+    // As docs/GUIDE.md configures it: the SDK reads the endpoint and headers from the environment.
     process.env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT = `${service.url}/otlp/v1/metrics`;
     process.env.OTEL_EXPORTER_OTLP_METRICS_HEADERS = "Authorization=Bearer ingest-e2e";
     try {
