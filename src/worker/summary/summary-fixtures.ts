@@ -1,3 +1,4 @@
+import { noDeliveriesYet } from "../../../test/support/delivery-status";
 import type { MetricFigures, ObserverSnapshot, SummarizedObserver } from "./summary-update";
 
 /*
@@ -26,18 +27,7 @@ export function report(id: string, status: Partial<SummarizedObserver["status"]>
     signed: false,
     headerNames: [],
     status: {
-      delivered: 0,
-      failed: 0,
-      dead: 0,
-      dropped: 0,
-      rejected: 0,
-      lost: 0,
-      backlog: 0,
-      oldestBacklogAt: null,
-      nextAttemptAt: null,
-      lastSuccessAt: null,
-      lastFailureAt: null,
-      lastError: null,
+      ...noDeliveriesYet,
       ...status,
     },
   } as SummarizedObserver;

@@ -1,18 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { eventually } from "../../../test/e2e/support/service.ts";
 import { projectRoot } from "../project.ts";
+import { type WatchedProcess, watchProcess } from "./watched-process.ts";
 
-export interface LauncherRun {
-  child: ChildProcess;
-  /** Everything it wrote so far, stdout and stderr interleaved. */
-  output(): string;
-  /** Settles with its exit code (null after a signal). */
-  exited: Promise<number | null>;
-  /** Resolves once its output contains `text`. */
-  waitFor(text: string, timeoutMs?: number): Promise<void>;
-}
+export type LauncherRun = WatchedProcess;
 
 /** `npm start` (start.ts) or `npm run dev` (dev.ts). */
 export type LauncherScript = "start.ts" | "dev.ts";
@@ -36,23 +27,5 @@ export function spawnLauncher(script: LauncherScript, env: Record<string, string
     env: { ...inherited, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout!.on("data", collect);
-  child.stderr!.on("data", collect);
-  const exited = once(child, "exit").then(([code]) => code as number | null);
-  return {
-    child,
-    output: () => output,
-    exited,
-    async waitFor(text, timeoutMs = 90_000) {
-      await eventually(() => {
-        if (output.includes(text)) return true;
-        if (child.exitCode !== null) throw new Error(`the launcher exited (${child.exitCode}):\n${output}`);
-        return false;
-      }, timeoutMs);
-    },
-  };
+  return watchProcess(child, "the launcher", 90_000);
 }
