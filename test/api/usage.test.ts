@@ -27,7 +27,8 @@ describe("GET /usage", () => {
     // Registering the new metric is one request to its Durable Object.
     expect(accepted.durableObjectRequests - before.durableObjectRequests).toBe(1);
 
-    // The consumer reads the message and asks the metric's object for its observers (none: no delivery).
+    // The consumer reads the message and asks the metric's object for its observers (none: no
+    // delivery), then writes the metric's figures to its summary shard.
     const consumed = await vi.waitUntil(
       async () => {
         const current = await readUsage();
@@ -35,7 +36,7 @@ describe("GET /usage", () => {
       },
       { timeout: 10_000 },
     );
-    await vi.waitUntil(async () => (await readUsage()).durableObjectRequests === accepted.durableObjectRequests + 1, {
+    await vi.waitUntil(async () => (await readUsage()).durableObjectRequests === accepted.durableObjectRequests + 2, {
       timeout: 10_000,
     });
     expect(consumed.outboundRequests).toBe(accepted.outboundRequests);

@@ -129,6 +129,7 @@ describe("DeliveryLedger", () => {
     withLedger(({ ledger, id, status }) => {
       expect(ledger.recordBatch(failedBatch(id, t0), t0)).toEqual([]);
       expect(status()).toEqual({
+        acknowledgement: "acknowledged",
         delivered: 0,
         failed: 1,
         dead: 0,
