@@ -47,6 +47,12 @@ export const configSchema = z.object({
    * time moves to its backlog, so a slow observer does not hold up the others for long.
    */
   DELIVERY_BUDGET_MS: integerSetting(1, 600_000, 2_000, "milliseconds"),
+  /**
+   * How long a metric's object lets a consumer reuse its plan when only selector observers follow
+   * it, instead of asking again every batch (0: never): registering an observer or a rule of such a
+   * metric, or a selector observer, waits at most this long, and its counts and recent data lag.
+   */
+  PLAN_LEASE_MS: integerSetting(0, 60_000, 2_000, "milliseconds"),
   /** Seconds between the attempts at undelivered data; the whole schedule is how long data are tried. */
   RETRY_SCHEDULE: numberListSetting(
     0,

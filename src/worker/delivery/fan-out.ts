@@ -1,6 +1,5 @@
 import { packBatches } from "../../shared/bounded-batches";
 import type { Config } from "../config";
-import { recentDataKept } from "../metrics/kept-entries";
 import { metricStub } from "../metrics/metric-object";
 import { currentModel } from "../observers/model-selection/model-view-cache";
 import { selectorObserverStub } from "../observers/selector-observer-object";
@@ -12,6 +11,7 @@ import {
   type BatchReport,
   type Delivery,
   type DeliveryResult,
+  type MetricPlan,
   type MetricRun,
   maxDataPerPayload,
   newWebhookId,
@@ -21,6 +21,7 @@ import {
 } from "../vocabulary/delivery";
 import { reportAttempt } from "./attempt-report";
 import { metricDataOfRuns, type RowChains, runsData, slicesOfRuns, viaOfRuns } from "./metric-runs";
+import { planCache } from "./plan-cache";
 import { selectBatch } from "./selector-matching";
 import { answerWaitMs } from "./transports/answer-wait";
 import { executeDeliveries } from "./transports/dispatch";
@@ -56,7 +57,7 @@ interface MetricShare {
   metric: string;
   rows: DatumRow[];
   work: ObjectWork<DatumRow>;
-  selectors: SelectorEntry[];
+  selectors: readonly SelectorEntry[];
   ruleReaders: string[];
 }
 
@@ -87,10 +88,12 @@ function deliveriesOf(
 
 /**
  * Asks the metric's object how the batch treats each of its observers: fresh, never from a cache,
- * so an observer registered before a datum was accepted always receives it; the call also
- * registers the metric, which repairs a registration the intake could not see, and names the
- * observers that follow selectors. The rows stay as the queue messages brought them, which the
- * payloads, the recent data and the backlog all take as they are.
+ * so an observer registered before a datum was accepted always receives it, unless the object
+ * leased its plan (only selector observers follow the metric: see plan-cache.ts) for a time that
+ * covers the batch, received at `receivedAt`. The call also registers the metric, which repairs a
+ * registration the intake could not see, names the observers that follow selectors, and brings the
+ * object the data consumed under its lease with the batch's. The rows stay as the queue messages
+ * brought them, which the payloads, the recent data and the backlog all take as they are.
  */
 async function planMetric(
   env: Env,
@@ -98,15 +101,44 @@ async function planMetric(
   metric: string,
   rows: DatumRow[],
   chains: RowChains,
+  receivedAt: number,
 ): Promise<MetricShare> {
-  const stub = metricStub(env, metric);
-  const plan = await stub.deliveryPlan(metric, { latest: rows.slice(-recentDataKept), count: rows.length });
+  const leased = planCache.leasedSelectors(metric, receivedAt);
+  if (leased !== undefined) {
+    planCache.tally(metric, rows);
+    return shareOf(env, config, metric, rows, chains, { observers: [], selectors: leased, ruleReaders: [] });
+  }
+  const { pending, withBatch } = planCache.take(metric, rows);
+  const askedAt = performance.now();
+  const plan = await metricStub(env, metric)
+    .deliveryPlan(metric, withBatch)
+    .catch((error: unknown) => {
+      // The batch's own data come again with its messages; those consumed before do not.
+      planCache.restore(metric, pending);
+      throw error;
+    });
+  if (plan.leaseMs !== undefined) planCache.keep(metric, plan.selectors, askedAt, plan.leaseMs);
   noteMetricFigures(plan.figures);
+  return shareOf(env, config, metric, rows, chains, plan);
+}
+
+/** The metric's share of the batch by its plan. */
+function shareOf(
+  env: Env,
+  config: Config,
+  metric: string,
+  rows: DatumRow[],
+  chains: RowChains,
+  plan: Pick<MetricPlan, "observers" | "turn" | "ruleReaders"> & { selectors: readonly SelectorEntry[] },
+): MetricShare {
   // One set of slices for all the metric's observers: a format then serializes each slice once.
-  const slices = packBatches(rows, { maxItems: maxDataPerPayload }).map((slice): PayloadSlice => {
-    const runs: readonly MetricRun[] = [[metric, slice.items]];
-    return { runs, via: viaOfRuns(runs, chains) };
-  });
+  const slices =
+    plan.observers.length === 0
+      ? []
+      : packBatches(rows, { maxItems: maxDataPerPayload }).map((slice): PayloadSlice => {
+          const runs: readonly MetricRun[] = [[metric, slice.items]];
+          return { runs, via: viaOfRuns(runs, chains) };
+        });
   const work: ObjectWork<DatumRow> = {
     name: JSON.stringify(metric),
     metrics: [metric],
@@ -115,7 +147,7 @@ async function planMetric(
     deliveries: deliveriesOf(slices, plan.observers, (id) => `${metric}\u0000${id}`, config),
     ...(plan.turn === undefined ? {} : { turn: plan.turn }),
     itemsOf: (runs) => runs[0]![1],
-    record: async (report) => noteObserverSnapshots(await stub.recordBatch(report)),
+    record: async (report) => noteObserverSnapshots(await metricStub(env, metric).recordBatch(report)),
   };
   return { metric, rows, work, selectors: plan.selectors, ruleReaders: plan.ruleReaders };
 }
@@ -136,6 +168,7 @@ async function planSelectorObserver(
   const metrics = runs.map(([metric]) => metric);
   const plan = await stub.deliveryPlan(runsData(runs));
   if (plan === null) {
+    planCache.forgetSelector(entry.id);
     await Promise.all(metrics.map((metric) => metricStub(env, metric).forgetSelectorObserver(entry.id)));
     return undefined;
   }
@@ -199,7 +232,8 @@ function reportOf<Item>(work: ObjectWork<Item>, results: readonly DeliveryResult
  * happened and what its observers are still owed; meanwhile the rules that read a metric get its
  * share, as the messages that carried it. Each payload names the upstream services its data came
  * through (`chains`). Resolves with the metrics whose share could not be planned, recorded or given
- * to a rule: their data must come again.
+ * to a rule: their data must come again. `receivedAt` is when the batch came (performance.now()),
+ * which the plan leases are judged by.
  */
 export async function deliverBatch(
   env: Env,
@@ -207,6 +241,7 @@ export async function deliverBatch(
   rowsByMetric: Map<string, DatumRow[]>,
   messagesByMetric: ReadonlyMap<string, FedMessage[]> = new Map(),
   chains: RowChains = new Map(),
+  receivedAt = performance.now(),
 ): Promise<string[]> {
   const failed = new Set<string>();
   const failedWork = (metrics: readonly string[], what: string) => (error: unknown) => {
@@ -216,7 +251,7 @@ export async function deliverBatch(
   };
   const planned = await Promise.all(
     [...rowsByMetric].map(([metric, rows]) =>
-      planMetric(env, config, metric, rows, chains).catch(
+      planMetric(env, config, metric, rows, chains, receivedAt).catch(
         failedWork([metric], `observers of ${JSON.stringify(metric)} not read`),
       ),
     ),

@@ -6,8 +6,9 @@ import {
   runInDurableObject,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { counting } from "../../../test/api/support/durable-object-requests";
+import { request, sendJson } from "../../../test/api/support/http";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import { addObserver, declareMetric } from "../../../test/api/support/metrics";
 import worker from "../index";
@@ -60,6 +61,11 @@ async function statusOf(metric: string, observer: Record<string, unknown>) {
 }
 
 const acknowledged = (...ids: string[]) => ({ ackAll: false, explicitAcks: ids, retryMessages: [], error: undefined });
+
+/** PLAN_LEASE_MS as the tests run. */
+const leaseMs = 2_000;
+/** Lets the plan leases granted so far end (they are measured by performance.now(), which the tests' fake date leaves alone). */
+const leasesEnded = () => new Promise((resolve) => setTimeout(resolve, leaseMs));
 
 describe("intake consumer", () => {
   beforeEach(() => {
@@ -356,6 +362,94 @@ describe("intake consumer", () => {
       await consumeIntake([[recent("o1", "feed.orphan", 1)]]);
 
       expect((await metricStub(env, "feed.orphan").deliveryPlan("feed.orphan")).ruleReaders).toEqual([]);
+    });
+  });
+  describe("plan leases", () => {
+    /** What each request to an observer carried, as [url, the values of its TOWER/JSON elements]. */
+    let received: [string, number[]][];
+    const receivedAt = (url: string) => received.filter(([to]) => to === url).map(([, values]) => values);
+
+    // Every metric of these tests is followed by a selector observer: only such metrics' plans are leased.
+    beforeAll(async () => {
+      const follower = {
+        format: "TOWER/JSON",
+        match: ['{__name__=~"lease.+"}'],
+        callbackUrl: "http://follower.example/",
+      };
+      expect((await sendJson("POST", "/observers", follower)).status).toBe(201);
+    });
+
+    beforeEach(() => {
+      received = [];
+      vi.spyOn(globalThis, "fetch").mockImplementation(async (url, init) => {
+        const elements = JSON.parse(String(init?.body)) as { value: number }[];
+        received.push([String(url), elements.map((element) => element.value)]);
+        return new Response(null, { status: 204 });
+      });
+    });
+
+    const acceptedOf = async (metric: string) => (await metricStub(env, metric).describeMetric())?.dataAccepted;
+    const recentIds = async (metric: string) => (await metricStub(env, metric).recentData(10))?.map(([id]) => id);
+
+    it("delivers by a leased plan without asking the metric's object, and brings it the data consumed meanwhile once the lease ended", async () => {
+      await consumeIntake([[datum("q1", "lease.quiet", 1)]]);
+
+      const leased = await counting(() =>
+        consumeIntake([[datum("q2", "lease.quiet", 2)], [datum("q3", "lease.quiet", 3)]]),
+      );
+      // None of the metric's object; the selector observer's plan and record, and the summary's write of its report.
+      expect(leased).toMatchObject({ value: acknowledged("intake-0", "intake-1"), requests: 3 });
+      expect(receivedAt("http://follower.example/")).toEqual([[1], [2, 3]]);
+      expect(await acceptedOf("lease.quiet")).toBe(1);
+
+      await leasesEnded();
+      await consumeIntake([[datum("q4", "lease.quiet", 4)]]);
+      expect(await acceptedOf("lease.quiet")).toBe(4);
+      expect(await recentIds("lease.quiet")).toEqual(["q4", "q3", "q2", "q1"]);
+    });
+
+    it("brings a metric's object the data consumed under its ended lease at the end of a batch of other metrics", async () => {
+      await consumeIntake([[datum("a1", "lease.left", 1)]]);
+      await consumeIntake([[datum("a2", "lease.left", 2)]]);
+
+      await leasesEnded();
+      await consumeIntake([[datum("o1", "lease.other", 1)]]);
+
+      expect(await acceptedOf("lease.left")).toBe(2);
+      expect(await recentIds("lease.left")).toEqual(["a2", "a1"]);
+    });
+
+    it("delivers to an observer of the metric every datum accepted after its registration answered", async () => {
+      await consumeIntake([[datum("m1", "lease.observed", 1)]]);
+      await consumeIntake([[datum("m2", "lease.observed", 2)]]);
+
+      const started = performance.now();
+      await addObserver("lease.observed", { format: "TOWER/JSON", callbackUrl: "http://observed.example/" });
+      expect(performance.now() - started).toBeGreaterThan(leaseMs / 2);
+      await consumeIntake([[datum("m3", "lease.observed", 3)]]);
+
+      expect(receivedAt("http://observed.example/")).toEqual([[3]]);
+      expect(await acceptedOf("lease.observed")).toBe(3);
+    });
+
+    it("delivers to a selector observer every datum accepted after its registration answered, of metrics leased without it", async () => {
+      await consumeIntake([[datum("s1", "lease_sel_a", 1), datum("s1", "lease_sel_b", 1)]]);
+      await consumeIntake([[datum("s2", "lease_sel_a", 2)]]);
+
+      const registration = await sendJson("POST", "/observers", {
+        format: "TOWER/JSON",
+        match: ['{__name__=~"lease_sel_.+"}'],
+        callbackUrl: "http://selector.example/",
+      });
+      expect(registration.status).toBe(201);
+      await consumeIntake([[datum("s3", "lease_sel_a", 3)], [datum("s3", "lease_sel_b", 3)]]);
+
+      expect(receivedAt("http://selector.example/")).toEqual([[3, 3]]);
+      const { id } = (await registration.json()) as { id: string };
+      expect((await request("DELETE", `/observers/${id}`)).status).toBe(204);
+      // Removed at once: plans leased since still name it, and its object refuses their data.
+      await consumeIntake([[datum("s4", "lease_sel_a", 4)]]);
+      expect(receivedAt("http://selector.example/")).toHaveLength(1);
     });
   });
 });

@@ -5,6 +5,7 @@ import type { FedMessage } from "../rules/rule-object";
 import { flushSummary } from "../summary/summary-outbox";
 import type { DatumRow } from "../vocabulary/datum";
 import { deliverBatch } from "./fan-out";
+import { handOverDueTallies } from "./plan-cache";
 
 /**
  * Consumes accepted data: merges the whole batch by metric, delivers to each metric's observers,
@@ -14,6 +15,8 @@ import { deliverBatch } from "./fan-out";
  * the chain of upstream services its message names, if any.
  */
 export async function consumeIntake(batch: MessageBatch, env: Env, config: Config): Promise<void> {
+  // What the plan leases judge the batch by (see plan-cache.ts).
+  const receivedAt = performance.now();
   const rowsByMetric = new Map<string, DatumRow[]>();
   const messagesByMetric = new Map<string, FedMessage[]>();
   const chains = new Map<DatumRow, readonly string[]>();
@@ -28,7 +31,8 @@ export async function consumeIntake(batch: MessageBatch, env: Env, config: Confi
     }
     return body.metrics.map(([metric]) => metric);
   });
-  const failed = new Set(await deliverBatch(env, config, rowsByMetric, messagesByMetric, chains));
+  const failed = new Set(await deliverBatch(env, config, rowsByMetric, messagesByMetric, chains, receivedAt));
+  await handOverDueTallies(env, performance.now());
   // What the batch changed of the summary: one request per shard its metrics are in.
   await flushSummary(env);
   batch.messages.forEach((message, index) => {

@@ -10,6 +10,8 @@ import type { AttemptReport, BatchReport, DeliveryStatus } from "../vocabulary/d
 import { rowsJson } from "../vocabulary/row-json";
 import { AttemptLog } from "./attempt-log";
 import { BacklogStore } from "./backlog-store";
+import type { BatchIntake } from "./metric-object";
+import { minuteOf } from "./recent-data";
 
 /** The metric's Durable Object. */
 function metricObject(name: string) {
@@ -29,6 +31,8 @@ const t0 = Date.UTC(2031, 0, 2, 3, 4, 5);
 const t1 = t0 + 60_000;
 const hour = 3_600_000;
 const iso = (epochMs: number) => new Date(epochMs).toISOString();
+/** PLAN_LEASE_MS as the tests run. */
+const leaseMs = 2_000;
 
 function setClock(epochMs: number): void {
   vi.setSystemTime(epochMs);
@@ -203,7 +207,7 @@ describe("deliveryPlan", () => {
   });
 
   describe("the batches' turns at direct deliveries", () => {
-    const batch = { latest: rows("t", 1), count: 1 };
+    const batch: BatchIntake = { latest: rows("t", 1), counts: [[minuteOf(t0), 1]] };
     const settled = <T>(promise: Promise<T>, ms: number) =>
       Promise.race([promise, new Promise<"waiting">((resolve) => setTimeout(() => resolve("waiting"), ms))]);
 
@@ -245,6 +249,91 @@ describe("deliveryPlan", () => {
         figures: expect.objectContaining({ name: "unobserved" }),
       });
     });
+  });
+});
+
+describe("plan leases", () => {
+  const entry = { id: "leased-selector", match: ['{__name__=~"leased.*"}'] };
+  /** How long `work` took, in ms of the isolate's clock (which the tests' fake date leaves alone). */
+  async function timed(work: () => Promise<unknown>): Promise<number> {
+    const started = performance.now();
+    await work();
+    return performance.now() - started;
+  }
+
+  /** A metric's object that a selector observer follows. */
+  async function followed(metric: string) {
+    const stub = metricObject(metric);
+    await stub.ensureMetric(metric);
+    expect(await stub.keepSelectorObserver(entry)).toBe(0);
+    return stub;
+  }
+
+  it("leases a plan that names selector observers only, and none while an observer or a rule reads the metric", async () => {
+    expect((await metricObject("leased.nothing").deliveryPlan("leased.nothing")).leaseMs).toBeUndefined();
+    const stub = await followed("leased.plan");
+    expect(await stub.deliveryPlan("leased.plan")).toMatchObject({ selectors: [entry], leaseMs });
+
+    await stub.addRuleReader("leased.plan", "leased.rule");
+    expect((await stub.deliveryPlan("leased.plan")).leaseMs).toBeUndefined();
+    await stub.removeRuleReader("leased.rule");
+    expect((await stub.deliveryPlan("leased.plan")).leaseMs).toBe(leaseMs);
+
+    const observerId = await httpObserver("leased.observed");
+    await followed("leased.observed");
+    await metricObject("leased.observed").changeObserver(observerId, { state: "paused" });
+    expect((await metricObject("leased.observed").deliveryPlan("leased.observed")).leaseMs).toBeUndefined();
+  });
+
+  it.each([
+    ["an observer", (metric: string) => addObserver(metric, { callbackUrl: "http://leased.example/" })],
+    ["a rule reader", (metric: string) => metricObject(metric).addRuleReader(metric, `${metric}.rule`)],
+  ])(
+    "answers the registration of %s only once the lease granted before ended, and leases nothing meanwhile",
+    async (what, register) => {
+      const metric = `leased.${what.replaceAll(" ", "-")}`;
+      const stub = await followed(metric);
+      await stub.deliveryPlan(metric);
+      await followed(`${metric}.unleased`);
+
+      let answered = false;
+      const registered = timed(() => register(metric)).finally(() => {
+        answered = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(answered).toBe(false);
+      expect((await stub.deliveryPlan(metric)).leaseMs).toBeUndefined();
+      expect(await registered).toBeGreaterThan(leaseMs - 100);
+
+      // No lease out: the next answers at once.
+      expect(await timed(() => register(`${metric}.unleased`))).toBeLessThan(leaseMs / 2);
+    },
+  );
+
+  it("tells a selector observer's registration how long the plans leased without it last", async () => {
+    const stub = await followed("leased.told");
+    await stub.deliveryPlan("leased.told");
+    const remaining = await stub.keepSelectorObserver({ ...entry, id: "another-selector" });
+    expect(remaining).toBeGreaterThan(leaseMs - 500);
+    expect(remaining).toBeLessThanOrEqual(leaseMs);
+    expect(await stub.deliveryPlan("leased.told")).toMatchObject({
+      selectors: [entry, { ...entry, id: "another-selector" }],
+      leaseMs,
+    });
+  });
+
+  it("records data consumed under a lease in the minutes they were consumed, and answers the metric's figures", async () => {
+    const stub = metricObject("leased.intake");
+    const figures = await stub.recordIntake("leased.intake", {
+      latest: rows("i", 3),
+      counts: [
+        [minuteOf(t0 - 60_000), 5],
+        [minuteOf(t0), 2],
+      ],
+    });
+    expect(figures).toMatchObject({ name: "leased.intake", dataAccepted: 7, latestDatumAt: 3_000 });
+    expect(figures.acceptedPerMinute.slice(-2)).toEqual([5, 2]);
+    expect((await stub.recentData(10))?.map(([id]) => id)).toEqual(["i3", "i2", "i1"]);
   });
 });
 

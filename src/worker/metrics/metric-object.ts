@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { OneAtATime } from "../common/one-at-a-time";
 import { migrateSchema, type SchemaSteps } from "../common/sql-migrations";
 import { countingRequests } from "../common/usage";
+import { readConfig } from "../config";
 import type { RestCall } from "../rules/evaluation/compile-rule";
 import { publishSummary } from "../summary/summary-publish";
 import type { MetricFigures, ObserverSnapshot } from "../summary/summary-update";
@@ -15,18 +16,28 @@ import type { MetricDeclaration, MetricView } from "./metric-schema";
 import { type ObserverChangeResult, ObserverDesk, type RetryNowResult } from "./observer-desk";
 import type { ObserverChange, ObserverRegistration, ObserverReport, PublicObserver } from "./observer-schema";
 import { observerSchema } from "./observer-store";
-import { RecentData, recentDataSchema } from "./recent-data";
+import { PlanLeases, planLeaseSchema } from "./plan-lease";
+import { type MinuteCount, RecentData, recentDataSchema } from "./recent-data";
 
 export type ObserverRegistrationResult =
   | { outcome: "created" | "existing"; observer: PublicObserver }
   | { outcome: "unknown-metric" }
   | { outcome: "limit-reached" };
 
-/** What a consumer batch brings of the metric: its last data (at most the recent data kept), and how many it holds. */
+/**
+ * What the consumer brings of the metric's data: the last (at most the recent data kept), and how
+ * many it consumed in each minute; of one batch, or of several consumed under a plan lease.
+ */
 export interface BatchIntake {
   latest: DatumRow[];
-  count: number;
+  counts: MinuteCount[];
 }
+
+/**
+ * A batch's plan, with the metric's figures for the summary, and, when only selector observers
+ * follow the metric, how long the consumer may reuse the plan (see PlanLeases).
+ */
+export type LeasablePlan = MetricPlan & { figures: MetricFigures; leaseMs?: number };
 
 /** The metric's own tables: its declaration, the rules that read it, the observers that follow selectors. */
 const metricSchema = `
@@ -42,7 +53,14 @@ const metricSchema = `
 `;
 
 /** A metric object's schema steps, numbered from 1 in this order: its own tables', then its stores'. */
-const schemaSteps: SchemaSteps = [metricSchema, observerSchema, attemptSchema, backlogSchema, recentDataSchema];
+const schemaSteps: SchemaSteps = [
+  metricSchema,
+  observerSchema,
+  attemptSchema,
+  backlogSchema,
+  recentDataSchema,
+  planLeaseSchema,
+];
 
 type MetricRow = { name: string; description: string | null; unit: string | null; listed: number };
 
@@ -60,6 +78,7 @@ export class MetricObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly desk: ObserverDesk<DatumRow>;
   private readonly recent: RecentData;
+  private readonly leases: PlanLeases;
   /** Creations and deletions run one at a time: they await the catalog. */
   private readonly lifecycle = new OneAtATime();
 
@@ -69,6 +88,7 @@ export class MetricObject extends DurableObject<Env> {
     migrateSchema(ctx.storage, schemaSteps);
     this.desk = new ObserverDesk({ ctx, env, itemsJson: rowsJson, runsOf: (rows) => this.runsOf(rows) });
     this.recent = new RecentData(this.sql);
+    this.leases = new PlanLeases(this.sql, () => readConfig(env).PLAN_LEASE_MS);
   }
 
   /** Creates the metric if it does not exist. Costs one local read when it does. */
@@ -162,7 +182,10 @@ export class MetricObject extends DurableObject<Env> {
       return this.published({ outcome: "existing", observer: existing });
     }
     if (observers.count() >= maxObservers) return { outcome: "limit-reached" };
-    return this.published({ outcome: "created", observer: observers.insert(registration, secret) });
+    const observer = observers.insert(registration, secret);
+    // From here on no lease is granted; a batch planned before may still use one.
+    await this.leases.waitOut();
+    return this.published({ outcome: "created", observer });
   }
 
   /** The observers in registration order; null if the metric does not exist. */
@@ -201,25 +224,42 @@ export class MetricObject extends DurableObject<Env> {
    * waits for it), and the enabled rules that read the metric. A batch of data that delivers to
    * some observer directly gets the turn (see BatchTurns), once the batch before recorded its outcome.
    * Creates the metric if it does not exist, and records the batch's data among its recent data.
+   * A plan that names selector observers and nothing else is leased (see PlanLeases): the
+   * consumer then saves a request per metric and batch where a selector observer's fan-out
+   * would pay it, at the price of the metric's counts lagging (see plan-cache.ts).
    */
-  async deliveryPlan(
-    name: string,
-    batch: BatchIntake = { latest: [], count: 0 },
-  ): Promise<MetricPlan & { figures: MetricFigures }> {
-    await this.ensureMetric(name);
-    this.recent.record(batch.latest, batch.count, Date.now());
-    return {
-      ...(await this.desk.plan(batch.count)),
+  async deliveryPlan(name: string, batch: BatchIntake = { latest: [], counts: [] }): Promise<LeasablePlan> {
+    const figures = await this.recordIntake(name, batch);
+    const data = batch.counts.reduce((sum, [, count]) => sum + count, 0);
+    const plan = {
+      ...(await this.desk.plan(data)),
       selectors: this.selectorObservers(),
       ruleReaders: this.ruleReaders(),
-      // For the summary, which the consumer writes once for the whole batch.
-      figures: this.summaryFigures()!,
     };
+    const onlySelectorObservers =
+      plan.selectors.length > 0 && plan.ruleReaders.length === 0 && this.desk.observers.count() === 0;
+    const leaseMs = onlySelectorObservers ? this.leases.grant() : undefined;
+    return { ...plan, figures, ...(leaseMs === undefined ? {} : { leaseMs }) };
   }
 
-  /** Keeps an observer that follows selectors, whose plan each batch of the metric's data then names; none while the metric does not exist. */
-  keepSelectorObserver(entry: SelectorEntry): void {
+  /**
+   * Records data consumed under a plan lease among the metric's recent data, creating the metric
+   * if it does not exist; answers its figures for the summary, which the consumer writes once for
+   * the whole batch.
+   */
+  async recordIntake(name: string, intake: BatchIntake): Promise<MetricFigures> {
+    await this.ensureMetric(name);
+    this.recent.record(intake.latest, intake.counts, Date.now());
+    return this.summaryFigures()!;
+  }
+
+  /**
+   * Keeps an observer that follows selectors, whose plan each batch of the metric's data then names
+   * (none while the metric does not exist); answers how long the plans leased without it still last.
+   */
+  keepSelectorObserver(entry: SelectorEntry): number {
     if (this.metricRow()) this.keepSelectorEntries([entry]);
+    return this.leases.remainingMs();
   }
 
   forgetSelectorObserver(id: string): void {
@@ -230,6 +270,8 @@ export class MetricObject extends DurableObject<Env> {
   async addRuleReader(name: string, ruleId: string): Promise<void> {
     await this.ensureMetric(name);
     this.sql.exec("INSERT OR IGNORE INTO rule_reader (rule_id) VALUES (?)", ruleId);
+    // The rule reads every datum accepted from now on, also those a lease granted before would skip it for.
+    await this.leases.waitOut();
     await this.published(undefined);
   }
 
@@ -247,6 +289,7 @@ export class MetricObject extends DurableObject<Env> {
         call.method,
       );
     });
+    await this.leases.waitOut();
     await this.published(undefined);
   }
 

@@ -2,7 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type DatumRow, seriesLabels } from "../vocabulary/datum";
 import { recentDataKept } from "./kept-entries";
-import { minutesCounted, RecentData } from "./recent-data";
+import { type MinuteCount, minuteOf, minutesCounted, RecentData } from "./recent-data";
 
 function withRecentData<T>(metric: string, work: (recent: RecentData) => T): Promise<T> {
   return runInDurableObject(env.METRIC.getByName(metric), (_, state) => work(new RecentData(state.storage.sql)));
@@ -13,11 +13,14 @@ const rows = (from: number, to: number): DatumRow[] =>
 
 const minute = 60_000;
 
+/** `data` accepted in the minute of `at`. */
+const counted = (data: number, at: number): MinuteCount[] => [[minuteOf(at), data]];
+
 describe("RecentData", () => {
   it("keeps the latest data across batches, up to its limit, newest first", async () => {
     const latest = await withRecentData("recent.capped", (recent) => {
-      recent.record(rows(1, 600), 600, 0);
-      recent.record(rows(601, 1_200), 600, 0);
+      recent.record(rows(1, 600), counted(600, 0), 0);
+      recent.record(rows(601, 1_200), counted(600, 0), 0);
       return recent.latest(recentDataKept);
     });
     expect(latest).toHaveLength(recentDataKept);
@@ -28,7 +31,7 @@ describe("RecentData", () => {
   it("keeps the latest data of many small batches, and no block that holds none of them", async () => {
     const { latest, blocks } = await runInDurableObject(env.METRIC.getByName("recent.small"), (_, state) => {
       const recent = new RecentData(state.storage.sql);
-      for (let batch = 0; batch < 700; batch++) recent.record(rows(2 * batch + 1, 2 * batch + 2), 2, 0);
+      for (let batch = 0; batch < 700; batch++) recent.record(rows(2 * batch + 1, 2 * batch + 2), counted(2, 0), 0);
       const count = state.storage.sql.exec<{ count: number }>("SELECT COUNT(*) AS count FROM recent_block").one();
       return { latest: recent.latest(recentDataKept), blocks: count.count };
     });
@@ -42,8 +45,8 @@ describe("RecentData", () => {
 
   it("keeps a datum once when its batch is consumed again", async () => {
     const latest = await withRecentData("recent.again", (recent) => {
-      recent.record(rows(1, 3), 3, 0);
-      recent.record(rows(2, 3), 2, 0);
+      recent.record(rows(1, 3), counted(3, 0), 0);
+      recent.record(rows(2, 3), counted(2, 0), 0);
       return recent.latest(10);
     });
     expect(latest.map(([id]) => id)).toEqual(["d3", "d2", "d1"]);
@@ -57,7 +60,7 @@ describe("RecentData", () => {
           ["a", 1, -0, "vm1", labels],
           ["b", 2, 3, "vm2"],
         ],
-        2,
+        counted(2, 0),
         0,
       );
       return recent.latest(10);
@@ -71,15 +74,25 @@ describe("RecentData", () => {
 
   it("counts data per minute for the last minutes, and in all", async () => {
     const { perMinute, total } = await withRecentData("recent.rate", (recent) => {
-      recent.record(rows(1, 1), 5, 0);
-      recent.record(rows(2, 2), 7, 3 * minute);
-      recent.record(rows(3, 3), 2, 3 * minute + 1);
-      recent.record(rows(4, 4), 4, 12 * minute);
+      recent.record(rows(1, 1), counted(5, 0), 0);
+      recent.record(rows(2, 2), counted(7, 3 * minute), 3 * minute);
+      recent.record(rows(3, 3), counted(2, 3 * minute + 1), 3 * minute + 1);
+      recent.record(rows(4, 4), counted(4, 12 * minute), 12 * minute);
       return { perMinute: recent.perMinute(12 * minute), total: recent.total() };
     });
     expect(perMinute).toHaveLength(minutesCounted);
     // Minutes 3 … 12: minute 0 has left the window.
     expect(perMinute).toEqual([9, 0, 0, 0, 0, 0, 0, 0, 0, 4]);
     expect(total).toBe(18);
+  });
+
+  it("counts data brought later in the minutes they were accepted, and those of a minute past the window in all only", async () => {
+    const { perMinute, total } = await withRecentData("recent.later", (recent) => {
+      recent.record(rows(1, 2), [...counted(3, 0), ...counted(4, 9 * minute), ...counted(5, 10 * minute)], 10 * minute);
+      recent.record([], counted(1, 10 * minute), 10 * minute);
+      return { perMinute: recent.perMinute(10 * minute), total: recent.total() };
+    });
+    expect(perMinute).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 4, 6]);
+    expect(total).toBe(13);
   });
 });

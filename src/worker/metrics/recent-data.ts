@@ -7,6 +7,14 @@ export const minutesCounted = 10;
 
 const minuteMs = 60_000;
 
+/** The minute (since the epoch) that the time `epochMs` falls in. */
+export function minuteOf(epochMs: number): number {
+  return Math.floor(epochMs / minuteMs);
+}
+
+/** How many data were accepted in a minute (see minuteOf). */
+export type MinuteCount = readonly [minute: number, data: number];
+
 /** A row as recent data keep it: `/metrics/:id/data` shows no labels, so they are not stored. */
 const withoutLabels = (row: DatumRow): DatumRow => (row.length === 4 ? row : [row[0], row[1], row[2], row[3]]);
 
@@ -34,25 +42,29 @@ export class RecentData {
   constructor(private readonly sql: SqlStorage) {}
 
   /**
-   * Records a batch's data: `latest` are its last (at most `recentDataKept`) rows in the order they
-   * were accepted, `count` all of them. A batch consumed again after a failure brings the same
-   * datum ids, which are shown once. Their labels are left out.
+   * Records consumed data: `latest` are their last (at most `recentDataKept`) rows in the order they
+   * were accepted, `counts` how many were accepted in each minute, all of them (the consumer may
+   * bring the data of several batches at once, and of a minute already past). A batch consumed
+   * again after a failure brings the same datum ids, which are shown once. Their labels are left out.
    */
-  record(latest: readonly DatumRow[], count: number, now: number): void {
-    if (count === 0) return;
+  record(latest: readonly DatumRow[], counts: readonly MinuteCount[], now: number): void {
     if (latest.length > 0) this.appendBlock(latest.map(withoutLabels));
-    const minute = Math.floor(now / minuteMs);
-    this.sql.exec(
-      `INSERT INTO accepted_per_minute (minute, data) VALUES (?, ?)
-       ON CONFLICT (minute) DO UPDATE SET data = data + excluded.data`,
-      minute,
-      count,
-    );
-    this.sql.exec("DELETE FROM accepted_per_minute WHERE minute <= ?", minute - minutesCounted);
+    let total = 0;
+    for (const [minute, data] of counts) {
+      total += data;
+      this.sql.exec(
+        `INSERT INTO accepted_per_minute (minute, data) VALUES (?, ?)
+         ON CONFLICT (minute) DO UPDATE SET data = data + excluded.data`,
+        minute,
+        data,
+      );
+    }
+    if (total === 0) return;
+    this.sql.exec("DELETE FROM accepted_per_minute WHERE minute <= ?", minuteOf(now) - minutesCounted);
     this.sql.exec(
       `INSERT INTO accepted_total (singleton, data) VALUES (1, ?)
        ON CONFLICT (singleton) DO UPDATE SET data = data + excluded.data`,
-      count,
+      total,
     );
   }
 
@@ -76,7 +88,7 @@ export class RecentData {
 
   /** Data accepted in each of the last `minutesCounted` minutes, oldest first; the last is the current minute. */
   perMinute(now: number): number[] {
-    const current = Math.floor(now / minuteMs);
+    const current = minuteOf(now);
     const counts = new Map(
       this.sql
         .exec<{ minute: number; data: number }>(

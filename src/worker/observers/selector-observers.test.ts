@@ -9,6 +9,9 @@ import { upload } from "../../../test/api/support/resources";
 import { shardOfKey } from "../summary/shard-key";
 import type { Datum } from "../vocabulary/datum";
 
+/** PLAN_LEASE_MS as the tests run. */
+const planLeaseMs = 2_000;
+
 /** The test's clock, far ahead of the real one, so that no backlog alarm goes off by itself during a test. */
 const t0 = Date.UTC(2031, 0, 2, 3, 4, 5);
 
@@ -198,19 +201,27 @@ describe("delivery to an observer that follows selectors", () => {
     expect(attempts).toHaveLength(3);
   });
 
-  it.each([1, 100])("costs its object two requests for a batch of %i metrics", async (count) => {
-    receiver();
-    await observe({ match: [`{__name__=~"cost${count}_.*"}`], callbackUrl: "http://cost.example/" });
-    const metrics = Array.from({ length: count }, (_, index) => `cost${count}_${index}`);
-    await consume(metrics.map((metric) => datum(metric, 1)));
+  it.each([1, 100])(
+    "costs its object two requests for a batch of %i metrics, and each metric one per plan lease",
+    async (count) => {
+      receiver();
+      await observe({ match: [`{__name__=~"cost${count}_.*"}`], callbackUrl: "http://cost.example/" });
+      const metrics = Array.from({ length: count }, (_, index) => `cost${count}_${index}`);
+      await consume(metrics.map((metric) => datum(metric, 1)));
 
-    const batch = await counting(() => consume(metrics.map((metric) => datum(metric, 2))));
+      const leased = await counting(() => consume(metrics.map((metric) => datum(metric, 2))));
+      // The metrics' objects: none, their plans leased to the batch before; the selector observer's: two;
+      // the summary: one write, of the observer's report.
+      expect(leased.requests).toBe(2 + 1);
 
-    // Each metric's object: its plan (its observers have nothing to record); the selector observer's: two;
-    // the summary: one write to each shard the metrics are in, which the observer's report goes along with.
-    const shards = new Set(metrics.map(shardOfKey)).size;
-    expect(batch.requests).toBe(count + 2 + shards);
-  });
+      await new Promise((resolve) => setTimeout(resolve, planLeaseMs));
+      const renewed = await counting(() => consume(metrics.map((metric) => datum(metric, 3))));
+      // Each metric's object: its plan, which brings it the data of the leased batch (its observers have
+      // nothing to record); the summary: one write to each shard the metrics are in.
+      const shards = new Set(metrics.map(shardOfKey)).size;
+      expect(renewed.requests).toBe(count + 2 + shards);
+    },
+  );
 });
 
 describe("selection through the model", () => {

@@ -1,6 +1,7 @@
 import { metricCatalogStub } from "../metrics/metric-catalog";
 import { metricStub } from "../metrics/metric-object";
 import { observerAddress } from "../metrics/observer-schema";
+import { sleep } from "../metrics/plan-lease";
 import type { SelectorEntry } from "../vocabulary/delivery";
 import { type SelectorObserverView, selectorObserverStub } from "./selector-observer-object";
 import { type SelectorObserverRegistration, type SelectorSpec, specOf, targetOf } from "./selector-observer-schema";
@@ -39,13 +40,21 @@ function entryOf(id: string, spec: SelectorSpec): SelectorEntry {
   };
 }
 
-/** Runs `tell` for every name, a few at a time. */
-async function tellMetrics(names: readonly string[], tell: (name: string) => Promise<void>): Promise<void> {
+/** Runs `tell` for every name, a few at a time; answers what each answered. */
+async function tellMetrics<Answer>(
+  names: readonly string[],
+  tell: (name: string) => Promise<Answer>,
+): Promise<Answer[]> {
+  const answers: Answer[] = [];
   let next = 0;
   const worker = async () => {
-    while (next < names.length) await tell(names[next++]!);
+    while (next < names.length) {
+      const index = next++;
+      answers[index] = await tell(names[index]!);
+    }
   };
   await Promise.all(Array.from({ length: Math.min(metricsToldAtOnce, names.length) }, worker));
+  return answers;
 }
 
 export type SelectorRegistrationResult = { outcome: "created" | "existing"; observer: SelectorObserverView };
@@ -54,7 +63,9 @@ export type SelectorRegistrationResult = { outcome: "created" | "existing"; obse
  * Registers a selector observer, or finds the one of the same identity. The observer's own object
  * is made first, then the catalog lists it and every metric's object is told: once this returns,
  * each batch of any metric's data names it in its plan (a metric created later learns of it from
- * the catalog as it is listed), so it gets every datum accepted from now on. Telling the metrics is
+ * the catalog as it is listed), so it gets every datum accepted from now on: it answers only once
+ * the plans the metrics leased without it have ended (see src/worker/delivery/plan-cache.ts), which
+ * each metric's object tells, measured on its clock from when it was told. Telling the metrics is
  * idempotent, and a registration of the same observer again tells them again: a registration that
  * failed half-way is completed by the client's retry.
  */
@@ -80,11 +91,15 @@ export async function registerSelectorObserver(
     return registerSelectorObserver(env, registration, secret);
   }
   const entry = entryOf(id, spec);
-  await tellMetrics(listed.names, (name) => metricStub(env, name).keepSelectorObserver(entry));
+  const leasesLeftMs = await tellMetrics(listed.names, (name) => metricStub(env, name).keepSelectorObserver(entry));
+  await sleep(leasesLeftMs.reduce((longest, ms) => Math.max(longest, ms), 0));
   return { outcome: existing ? "existing" : "created", observer };
 }
 
-/** Removes a selector observer: unlisted and forgotten by every metric first, then its object with its backlog. */
+/**
+ * Removes a selector observer: unlisted and forgotten by every metric first, then its object with
+ * its backlog. Plans leased before still name it, for a while: its object, gone, refuses their data.
+ */
 export async function removeSelectorObserver(env: Env, id: string): Promise<boolean> {
   const names = await metricCatalogStub(env).removeSelectorObserver(id);
   if (names === null) return false;
