@@ -10,6 +10,7 @@ const topFunctions = 15;
 /** The stages of delivering what was accepted: the consumer and the Durable Object calls it makes. */
 const deliveryStages: readonly Stage[] = [
   "consumer decode",
+  "selector matching",
   "serialize",
   "send",
   "Durable Object calls",

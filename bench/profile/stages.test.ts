@@ -24,3 +24,32 @@ describe("the stages of the agents' intake", () => {
     expect(frame("src/worker/intake/rdf-json/routes.ts")).toEqual({ own: "HTTP routing" });
   });
 });
+
+describe("the stages of a selector observer's delivery", () => {
+  it("counts the selectors and the matching of series against them as selector matching", () => {
+    expect(frame("src/worker/delivery/selector-matching.ts")).toEqual({ own: "selector matching" });
+    expect(frame("src/worker/selectors/series-matcher.ts")).toEqual({ own: "selector matching" });
+  });
+
+  it("counts the selector observers' objects as Durable Object calls", () => {
+    expect(frame("src/worker/observers/selector-observer-object.ts")).toEqual({ own: "Durable Object calls" });
+  });
+});
+
+describe("the stages of the queue hop", () => {
+  it("counts reading a message as the consumer's decoding, and building one as encoding", () => {
+    for (const reader of [
+      "readMessageBytes",
+      "readLabelSets",
+      "readIntakeMessage",
+      "nextText",
+      "utf8Text",
+      "rowsToData",
+    ]) {
+      expect(frame("src/worker/intake/queue-message-bytes.ts", reader)).toEqual({ own: "consumer decode" });
+    }
+    for (const writer of ["add", "bytes", "encodeIntakeMessages"]) {
+      expect(frame("src/worker/intake/queue-message-bytes.ts", writer)).toEqual({ own: "encode" });
+    }
+  });
+});

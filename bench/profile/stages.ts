@@ -15,6 +15,7 @@ export const stages = [
   "encode",
   "queue",
   "consumer decode",
+  "selector matching",
   "serialize",
   "send",
   "Durable Object calls",
@@ -40,9 +41,11 @@ export const stageContents: Record<Stage, string> = {
   encode: "packing accepted data into queue messages",
   queue: "the intake sender and the queue binding's send/sendBatch",
   "consumer decode": "the consumer's `JSON.parse` of message bodies and its decoding of rows into data",
+  "selector matching": "the series selectors and matching a batch's series against them (re2js included)",
   serialize: "the observer formats",
   send: "the transports and `fetch`",
-  "Durable Object calls": "metrics and rules code (both sides of a Durable Object call), stubs and their storage",
+  "Durable Object calls":
+    "metrics, selector observers and rules code (both sides of a Durable Object call), stubs and their storage",
   "delivery code": "the rest of delivery: fan-out, attempt reports, retry schedule",
   "HTTP routing": "Hono, the app and its middleware: authentication, limits, the JSON body middleware, routes",
   "runtime and native code": "V8's (program), and built-ins no Worker code called",
@@ -85,16 +88,24 @@ const modules: readonly { path: RegExp; functionName?: RegExp; attribution: Attr
     attribution: own("parse"),
   },
   // The message format's module holds both sides of the queue and the sending of messages.
-  { path: /\/queue-message/, functionName: /decode|^rowsToData$|^fromRow$/i, attribution: own("consumer decode") },
+  {
+    path: /\/queue-message/,
+    functionName: /decode|^read|^nextText$|^utf(8|16)Text$|^rowsToData$|^fromRow$/i,
+    attribution: own("consumer decode"),
+  },
   { path: /\/queue-message/, functionName: /^send/, attribution: own("queue") },
   { path: /\/queue-message/, attribution: own("encode") },
   { path: /^src\/worker\/intake\/intake-sender/, attribution: own("queue") },
   { path: /^src\/worker\/delivery\/intake-consumer/, attribution: own("consumer decode") },
+  {
+    path: /^src\/worker\/delivery\/selector-matching|^src\/worker\/selectors\//,
+    attribution: own("selector matching"),
+  },
   { path: /^src\/worker\/delivery\/formats\//, attribution: own("serialize") },
   { path: /^src\/worker\/delivery\/transports\//, attribution: own("send") },
   { path: /^src\/worker\/delivery\//, attribution: own("delivery code") },
   {
-    path: /^src\/worker\/(metrics|rules)\/|^src\/worker\/intake\/metric-registry/,
+    path: /^src\/worker\/(metrics|observers|rules)\/|^src\/worker\/intake\/metric-registry/,
     attribution: own("Durable Object calls"),
   },
   {

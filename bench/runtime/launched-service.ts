@@ -17,12 +17,12 @@ export interface LaunchedService {
 /** `npm start`'s command, run without npm and its shell so that the child is the launcher itself. */
 const launcherArguments = ["tools/start/run-bundled.mjs", "tools/start/start.ts"];
 const startTimeoutMs = 120_000;
-/** A graceful stop drains the Worker's queue first. */
+/** A graceful stop lets Miniflare stop workerd. */
 const stopGraceMs = 60_000;
 
 /**
- * A second `npm start`, on free ports with a fresh state directory (its intake journaled, as
- * `npm start` runs), whose processes are found once it answers `/healthz`: where a figure is the
+ * A second `npm start`, on free ports with a fresh state directory, running the Worker as deployed
+ * (told by a variable only the bench sets: no local entry, so no intake journal), whose processes are found once it answers `/healthz`: where a figure is the
  * whole service's CPU time, the launcher and the relay count with workerd, and nothing of the
  * bench's own process (its clients, its receivers, the Worker it drives itself) does.
  */
@@ -30,7 +30,13 @@ export async function launchService(): Promise<LaunchedService> {
   const stateDir = await mkdtemp(join(tmpdir(), "tower-edge-launched-"));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, PORT: String(port), RELAY_PORT: String(await freePort()), TOWER_STATE_DIR: stateDir };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    RELAY_PORT: String(await freePort()),
+    TOWER_STATE_DIR: stateDir,
+    TOWER_BENCH_AS_DEPLOYED: "true",
+  };
   try {
     const launcher = await spawnProgram(
       process.execPath,

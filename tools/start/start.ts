@@ -10,6 +10,12 @@ import { onStopSignal } from "./stop-signals.ts";
  * data stay on disk in .wrangler/state (TOWER_STATE_DIR), shared with `npm run dev`. Settings:
  * README, "Configuration".
  */
+/**
+ * Set by the bench alone (bench/runtime/launched-service.ts), which measures what holds deployed:
+ * the Worker without the local entry, so with no intake journal to replay at start or drain at stop.
+ */
+const asDeployed = process.env.TOWER_BENCH_AS_DEPLOYED === "true";
+
 runLauncher(async () => {
   // Guards the Worker's local control routes, which the launcher calls to replay its intake journal
   // at start and to drain it before stopping. Set after .dev.vars, so that nothing there can break
@@ -22,16 +28,19 @@ runLauncher(async () => {
       bindings: { ...bindings, LOCAL_CONTROL_TOKEN: controlToken },
       verbose: true,
       consoleLevel,
+      asDeployed,
     });
   const { relay, worker } = await launch(process.env, startWorker);
   // What a crash left unconsumed goes to the queue again before clients are told the service is up.
-  await replayIntakeJournal(worker.url, controlToken, console.error);
+  if (!asDeployed) await replayIntakeJournal(worker.url, controlToken, console.error);
   console.log(`tower-edge listening on ${worker.url} (Ctrl-C stops it)`);
 
   onStopSignal(async () => {
     // What the Worker accepted reaches the observers or the durable backlog; its TCP and UDP
     // deliveries still need the relay meanwhile.
-    await drainWorker(worker.url, controlToken, { timeoutMs: 30_000, pollIntervalMs: 100, log: console.error });
+    if (!asDeployed) {
+      await drainWorker(worker.url, controlToken, { timeoutMs: 30_000, pollIntervalMs: 100, log: console.error });
+    }
     await worker.dispose();
     await relay.stop();
   });
