@@ -100,6 +100,23 @@ function writeUtf16(view: DataView, at: number, text: string): void {
   for (let index = 0; index < text.length; index++) view.setUint16(at + 2 * index, text.charCodeAt(index), true);
 }
 
+/**
+ * A message of `textAt` bytes before its texts, the texts written: ASCII ones (the usual) at once,
+ * a byte each, which the whole text fits in only when it is ASCII — a scan for other characters
+ * would cost several times the encoding; others measured first.
+ */
+function messageWithTexts(textAt: number, text: string): { message: Uint8Array; encoding: number; textBytes: number } {
+  const ascii = new Uint8Array(textAt + text.length);
+  if (utf8Encoder.encodeInto(text, ascii.subarray(textAt)).read === text.length) {
+    return { message: ascii, encoding: utf8Texts, textBytes: text.length };
+  }
+  const { encoding, bytes } = textEncoding(text);
+  const message = new Uint8Array(textAt + bytes);
+  if (encoding === utf8Texts) utf8Encoder.encodeInto(text, message.subarray(textAt));
+  else writeUtf16(new DataView(message.buffer), textAt, text);
+  return { message, encoding, textBytes: bytes };
+}
+
 /** The same numbers in an array twice as long. */
 function grown(numbers: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
   const larger = new Uint32Array(2 * numbers.length);
@@ -223,8 +240,6 @@ export class MessageBuilder {
     for (const resourceId of resources) texts.push(resourceId);
     for (const labelText of labels.texts) texts.push(labelText);
     for (const id of via) texts.push(id);
-    const text = texts.join("");
-    const { encoding, bytes: textBytes } = textEncoding(text);
     const labelled = labels.setCount > 0;
     const words =
       metrics.length +
@@ -236,7 +251,7 @@ export class MessageBuilder {
       labels.lines.length +
       texts.length;
     const textAt = headerBytes + 16 * rows + 4 * words;
-    const message = new Uint8Array(textAt + textBytes);
+    const { message, encoding, textBytes } = messageWithTexts(textAt, texts.join(""));
     const view = new DataView(message.buffer);
     const counts = [layoutVersion, metrics.length, rows, resources.length, encoding, textBytes];
     counts.push(labels.setCount, labels.pairListCount, labels.pairCount, labels.lineCount, labels.texts.length);
@@ -262,8 +277,6 @@ export class MessageBuilder {
     for (const index of labels.pairs) put(index);
     for (const word of labels.lines) put(word);
     for (const { length } of texts) put(length);
-    if (encoding === utf8Texts) utf8Encoder.encodeInto(text, message.subarray(textAt));
-    else writeUtf16(view, textAt, text);
     return message;
   }
 }

@@ -1,3 +1,5 @@
+import { getOrCreate } from "../../../common/get-or-create";
+import type { Label } from "../../../vocabulary/datum";
 import type { LabelChanges, MetricRun } from "../../../vocabulary/delivery";
 import { prometheusSeries } from "./prometheus-series";
 import { encodeSnappyBlock } from "./snappy-block-writer";
@@ -5,6 +7,9 @@ import { encodeLabelFields, type TimeSeriesPart, writeRequestBytes } from "./wri
 
 /** Most samples in one remote write request, as Prometheus's own `max_samples_per_send` default. */
 export const maxSamplesPerRequest = 2_000;
+
+/** Each label set's fields, written once: prometheusSeries gives a series the same labels from batch to batch. */
+const labelFieldsOf = new WeakMap<readonly Label[], Uint8Array>();
 
 /**
  * The bodies of the remote write requests carrying the runs' data (snappy-compressed
@@ -16,10 +21,10 @@ export function prometheusPayloads(runs: readonly MetricRun[], changes?: LabelCh
   let request: TimeSeriesPart[] = [];
   let room = maxSamplesPerRequest;
   for (const { labels, timestamps, values } of prometheusSeries(runs, changes)) {
-    const labelFields = encodeLabelFields(labels);
+    const fields = getOrCreate(labelFieldsOf, labels, encodeLabelFields);
     for (let from = 0; from < timestamps.length; ) {
       const to = Math.min(timestamps.length, from + room);
-      request.push({ labelFields, timestamps, values, from, to });
+      request.push({ labelFields: fields, timestamps, values, from, to });
       room -= to - from;
       from = to;
       if (room === 0) {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Label } from "../../../vocabulary/datum";
 import type { LabelChanges, MetricRun } from "../../../vocabulary/delivery";
@@ -173,6 +174,49 @@ describe("prometheusSeries", () => {
       Number.NEGATIVE_INFINITY,
       -0,
     ]);
+  });
+
+  it("works a label content's labels out once: later payloads give its series the very same labels", () => {
+    const pairs = (): Label[] => [
+      ["instance", "vm7:9100"],
+      ["job", "node"],
+    ];
+    const first = prometheusSeries([["m", [row(at, 1, "vm7:9100", pairs())]]]);
+    const later = prometheusSeries([["m", [row(at + 1, 2, "vm7:9100", pairs())]]]);
+    expect(later[0]!.labels).toBe(first[0]!.labels);
+    expect(prometheusSeries([["m", [row(at, 1, "vm7:9100", pairs())]]], { drop: ["job"] })[0]!.labels).toEqual([
+      ["__name__", "m"],
+      ["instance", "vm7:9100"],
+    ]);
+    expect(prometheusSeries([["m", [row(at, 1, "vm7:9100", pairs())]]])[0]!.labels).toBe(first[0]!.labels);
+  });
+
+  it("gives the series of any data, payload after payload, as it does without remembering", () => {
+    const text = fc.constantFrom("a", "b", "a.b", "a_b", "1", "", "=", "1:a", "__name__", "resource");
+    const labelled = fc.uniqueArray(fc.tuple(text, text), { selector: ([name]) => name, maxLength: 3 });
+    const anyRow = fc.tuple(fc.integer({ min: 0, max: 5 }), text, fc.option(labelled, { nil: undefined }));
+    const runs = fc.array(fc.tuple(fc.constantFrom("m", "m.", "m_"), fc.array(anyRow, { maxLength: 6 })), {
+      maxLength: 3,
+    });
+    fc.assert(
+      fc.property(fc.array(runs, { minLength: 1, maxLength: 4 }), (payloads) => {
+        for (const payload of payloads) {
+          const metricRuns: MetricRun[] = payload.map(([metric, rows]) => [
+            metric,
+            rows.map(([timestamp, resourceId, pairs], index) =>
+              row(
+                at + timestamp,
+                index,
+                resourceId,
+                pairs?.sort(([left], [right]) => (left < right ? -1 : 1)),
+              ),
+            ),
+          ]);
+          // An empty set of changes changes nothing, and is not remembered across payloads.
+          expect(prometheusSeries(metricRuns)).toEqual(prometheusSeries(metricRuns, {}));
+        }
+      }),
+    );
   });
 
   it("gives no series for no data", () => {

@@ -1,3 +1,4 @@
+import { getOrCreate } from "../../../common/get-or-create";
 import type { Label, SeriesLabels } from "../../../vocabulary/datum";
 import type { LabelChanges, MetricRun } from "../../../vocabulary/delivery";
 import { byLabelName, type LabelChanger, labelChanger } from "../label-changes";
@@ -68,32 +69,105 @@ function keyOf(labels: readonly Label[]): string {
   return key;
 }
 
+/** What a source's labels (its pairs, none for data without labels) come to: the series' labels, and their key. */
+interface Labelling {
+  pairs: readonly Label[] | undefined;
+  labels: readonly Label[];
+  key: string;
+}
+
+/** Per resourceId, what the sources with it came to: mostly one, the pairs of a series making its resourceId. */
+type Labellings = Map<string, Labelling[]>;
+
+/** Sources remembered across payloads before the memory starts again. */
+const sourcesRemembered = 100_000;
+
+/**
+ * Per metric name, what each source's labels came to for observers without label changes, found
+ * by the resourceId and the pairs' content (a batch's messages each carry the same series with
+ * labels of their own): worked out once per isolate rather than once per series of each message.
+ */
+const unchangedLabellings = new Map<string, Labellings>();
+let unchangedSources = 0;
+
+/** Where a run's labellings are found: shared by the runs of observers without changes, the payload's own otherwise. */
+function labellingsOf(metricName: string, changes: LabelChanges | undefined): Labellings {
+  if (changes !== undefined) return new Map();
+  return getOrCreate(unchangedLabellings, metricName, () => new Map());
+}
+
+/** Counts a source newly remembered for observers without changes; past the bound, the memory starts again. */
+function countUnchangedSource(): void {
+  if (++unchangedSources <= sourcesRemembered) return;
+  unchangedLabellings.clear();
+  unchangedSources = 1;
+}
+
+function samePairs(left: readonly Label[] | undefined, right: readonly Label[] | undefined): boolean {
+  if (left === right) return true;
+  if (left === undefined || right === undefined || left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index++) {
+    const [leftName, leftValue] = left[index]!;
+    const [rightName, rightValue] = right[index]!;
+    if (leftName !== rightName || leftValue !== rightValue) return false;
+  }
+  return true;
+}
+
+/** What the source of `resourceId` and `pairs` comes to, worked out (and remembered in `labellings`) the first time. */
+function labellingOf(
+  labellings: Labellings,
+  metricName: string,
+  resourceId: string,
+  pairs: readonly Label[] | undefined,
+  change: LabelChanger,
+  shared: boolean,
+): Labelling {
+  let known = labellings.get(resourceId);
+  if (known !== undefined) {
+    for (let index = 0; index < known.length; index++) {
+      if (samePairs(known[index]!.pairs, pairs)) return known[index]!;
+    }
+  }
+  const labels = seriesLabelsOf(metricName, pairs ?? [[resourceLabel, resourceId]], change);
+  const labelling = { pairs, labels, key: keyOf(labels) };
+  if (shared) countUnchangedSource();
+  if (known === undefined) {
+    known = [];
+    labellings.set(resourceId, known);
+  }
+  known.push(labelling);
+  return labelling;
+}
+
 /**
  * The series of the runs' data, in the order each first appears. Labels are worked out once per
- * label set of a run (data of one agent series share one SeriesLabels) or resourceId.
+ * source, a resourceId and its pairs (for observers without label changes, once per isolate); a
+ * run's rows of one series, which come one after the other, find it once.
  */
 export function prometheusSeries(runs: readonly MetricRun[], changes?: LabelChanges): PrometheusSeries[] {
   const change = labelChanger(changes);
   const series = new Map<string, PrometheusSeries>();
   for (const [metric, rows] of runs) {
     const metricName = prometheusMetricName(metric);
-    const ofRun = new Map<SeriesLabels | string, PrometheusSeries>();
-    for (const [, timestamp, value, resourceId, labels] of rows) {
-      const source = labels ?? resourceId;
-      let target = ofRun.get(source);
-      if (target === undefined) {
-        const pairs: readonly Label[] = labels?.pairs ?? [[resourceLabel, resourceId]];
-        const seriesLabels = seriesLabelsOf(metricName, pairs, change);
-        const key = keyOf(seriesLabels);
-        target = series.get(key);
+    const labellings = labellingsOf(metricName, changes);
+    let lastSource: SeriesLabels | string | undefined;
+    let target: PrometheusSeries | undefined;
+    for (let index = 0; index < rows.length; index++) {
+      const row = rows[index]!;
+      const labels = row[4];
+      const source = labels ?? row[3];
+      if (source !== lastSource || target === undefined) {
+        lastSource = source;
+        const labelling = labellingOf(labellings, metricName, row[3], labels?.pairs, change, changes === undefined);
+        target = series.get(labelling.key);
         if (target === undefined) {
-          target = { labels: seriesLabels, timestamps: [], values: [] };
-          series.set(key, target);
+          target = { labels: labelling.labels, timestamps: [], values: [] };
+          series.set(labelling.key, target);
         }
-        ofRun.set(source, target);
       }
-      target.timestamps.push(timestamp);
-      target.values.push(rowDouble(value));
+      target.timestamps.push(row[1]);
+      target.values.push(rowDouble(row[2]));
     }
   }
   const all = [...series.values()];
