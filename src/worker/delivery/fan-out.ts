@@ -5,7 +5,8 @@ import { currentModel } from "../observers/model-selection/model-view-cache";
 import { selectorObserverStub } from "../observers/selector-observer-object";
 import { feedRules } from "../rules/rule-feed";
 import type { FedMessage } from "../rules/rule-object";
-import { noteMetricFigures, noteObserverSnapshots } from "../summary/summary-outbox";
+import { intakeOfRows } from "../summary/leased-intake";
+import { noteLeasedIntake, noteMetricFigures, noteObserverSnapshots } from "../summary/summary-outbox";
 import type { DatumRow } from "../vocabulary/datum";
 import {
   type BatchReport,
@@ -90,10 +91,11 @@ function deliveriesOf(
  * Asks the metric's object how the batch treats each of its observers: fresh, never from a cache,
  * so an observer registered before a datum was accepted always receives it, unless the object
  * leased its plan (only selector observers follow the metric: see plan-cache.ts) for a time that
- * covers the batch, received at `receivedAt`. The call also registers the metric, which repairs a
+ * covers the batch, received at `receivedAt`: then the batch's data go to the object through the
+ * summary's write (see leased-intake.ts). The call also registers the metric, which repairs a
  * registration the intake could not see, names the observers that follow selectors, and brings the
- * object the data consumed under its lease with the batch's. The rows stay as the queue messages
- * brought them, which the payloads, the recent data and the backlog all take as they are.
+ * object the batch's data. The rows stay as the queue messages brought them, which the payloads,
+ * the recent data and the backlog all take as they are.
  */
 async function planMetric(
   env: Env,
@@ -103,20 +105,13 @@ async function planMetric(
   chains: RowChains,
   receivedAt: number,
 ): Promise<MetricShare> {
-  const leased = planCache.leasedSelectors(metric, receivedAt);
-  if (leased !== undefined) {
-    planCache.tally(metric, rows);
-    return shareOf(env, config, metric, rows, chains, { observers: [], selectors: leased, ruleReaders: [] });
+  const lease = planCache.leaseOf(metric, receivedAt);
+  if (lease !== undefined) {
+    noteLeasedIntake({ metric, ...intakeOfRows(rows, Date.now()), leaseEndsAt: lease.until });
+    return shareOf(env, config, metric, rows, chains, { observers: [], selectors: lease.selectors, ruleReaders: [] });
   }
-  const { pending, withBatch } = planCache.take(metric, rows);
   const askedAt = performance.now();
-  const plan = await metricStub(env, metric)
-    .deliveryPlan(metric, withBatch)
-    .catch((error: unknown) => {
-      // The batch's own data come again with its messages; those consumed before do not.
-      planCache.restore(metric, pending);
-      throw error;
-    });
+  const plan = await metricStub(env, metric).deliveryPlan(metric, intakeOfRows(rows, Date.now()));
   if (plan.leaseMs !== undefined) planCache.keep(metric, plan.selectors, askedAt, plan.leaseMs);
   noteMetricFigures(plan.figures);
   return shareOf(env, config, metric, rows, chains, plan);

@@ -18,6 +18,8 @@ import { metricStub } from "../metrics/metric-object";
 import { instanceId } from "../ops/instance-id";
 import { ruleSchema } from "../rules/document/rule-schema";
 import { ruleStub } from "../rules/rule-object";
+import { shardOfKey } from "../summary/shard-key";
+import { summaryShardStub } from "../summary/summary-shard";
 import type { Datum } from "../vocabulary/datum";
 import { rowsJson } from "../vocabulary/row-json";
 
@@ -391,16 +393,23 @@ describe("intake consumer", () => {
     const acceptedOf = async (metric: string) => (await metricStub(env, metric).describeMetric())?.dataAccepted;
     const recentIds = async (metric: string) => (await metricStub(env, metric).recentData(10))?.map(([id]) => id);
 
-    it("delivers by a leased plan without asking the metric's object, and brings it the data consumed meanwhile once the lease ended", async () => {
+    it("delivers by a leased plan without asking the metric's object, whose summary shard tells it the data within a few seconds", async () => {
       await consumeIntake([[datum("q1", "lease.quiet", 1)]]);
 
       const leased = await counting(() =>
         consumeIntake([[datum("q2", "lease.quiet", 2)], [datum("q3", "lease.quiet", 3)]]),
       );
-      // None of the metric's object; the selector observer's plan and record, and the summary's write of its report.
+      // None of the metric's object; the selector observer's plan and record, and the summary's one write,
+      // of the observer's report and the metric's data.
       expect(leased).toMatchObject({ value: acknowledged("intake-0", "intake-1"), requests: 3 });
       expect(receivedAt("http://follower.example/")).toEqual([[1], [2, 3]]);
       expect(await acceptedOf("lease.quiet")).toBe(1);
+
+      // No further batch: the shard's alarm, once the lease ended.
+      await expect.poll(() => acceptedOf("lease.quiet"), { timeout: 3 * leaseMs, interval: 50 }).toBe(3);
+      expect(await recentIds("lease.quiet")).toEqual(["q3", "q2", "q1"]);
+      const { metrics } = await summaryShardStub(env, shardOfKey("lease.quiet")).read();
+      expect(metrics.find(({ name }) => name === "lease.quiet")).toMatchObject({ dataAccepted: 3 });
 
       await leasesEnded();
       await consumeIntake([[datum("q4", "lease.quiet", 4)]]);
@@ -408,15 +417,16 @@ describe("intake consumer", () => {
       expect(await recentIds("lease.quiet")).toEqual(["q4", "q3", "q2", "q1"]);
     });
 
-    it("brings a metric's object the data consumed under its ended lease at the end of a batch of other metrics", async () => {
+    it("tells a metric's object what several batches under its lease consumed, merged, leaving nothing for a next batch", async () => {
       await consumeIntake([[datum("a1", "lease.left", 1)]]);
       await consumeIntake([[datum("a2", "lease.left", 2)]]);
+      await consumeIntake([[datum("a3", "lease.left", 3), datum("a2", "lease.left", 2)]]);
 
-      await leasesEnded();
+      await expect.poll(() => acceptedOf("lease.left"), { timeout: 3 * leaseMs, interval: 50 }).toBe(4);
+      expect(await recentIds("lease.left")).toEqual(["a2", "a3", "a1"]);
+      // Nothing left for a next batch to bring.
       await consumeIntake([[datum("o1", "lease.other", 1)]]);
-
-      expect(await acceptedOf("lease.left")).toBe(2);
-      expect(await recentIds("lease.left")).toEqual(["a2", "a1"]);
+      expect(await acceptedOf("lease.left")).toBe(4);
     });
 
     it("delivers to an observer of the metric every datum accepted after its registration answered", async () => {

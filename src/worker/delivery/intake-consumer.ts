@@ -5,7 +5,6 @@ import type { FedMessage } from "../rules/rule-object";
 import { flushSummary } from "../summary/summary-outbox";
 import type { DatumRow } from "../vocabulary/datum";
 import { deliverBatch } from "./fan-out";
-import { handOverDueTallies } from "./plan-cache";
 
 /**
  * Consumes accepted data: merges the whole batch by metric, delivers to each metric's observers,
@@ -32,8 +31,7 @@ export async function consumeIntake(batch: MessageBatch, env: Env, config: Confi
     return body.metrics.map(([metric]) => metric);
   });
   const failed = new Set(await deliverBatch(env, config, rowsByMetric, messagesByMetric, chains, receivedAt));
-  await handOverDueTallies(env, performance.now());
-  // What the batch changed of the summary: one request per shard its metrics are in.
+  // What the batch changed of the summary, and the data it delivered by leased plans: one request per shard its metrics are in.
   await flushSummary(env);
   batch.messages.forEach((message, index) => {
     if (metricsOfMessage[index]!.some((metric) => failed.has(metric))) message.retry();

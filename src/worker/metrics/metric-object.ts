@@ -243,9 +243,9 @@ export class MetricObject extends DurableObject<Env> {
   }
 
   /**
-   * Records data consumed under a plan lease among the metric's recent data, creating the metric
-   * if it does not exist; answers its figures for the summary, which the consumer writes once for
-   * the whole batch.
+   * Records consumed data among the metric's recent data, creating the metric if it does not
+   * exist: a batch's (see deliveryPlan), or those consumed under plan leases, which the metric's
+   * summary shard hands over once a lease ended; answers its figures for the summary.
    */
   async recordIntake(name: string, intake: BatchIntake): Promise<MetricFigures> {
     await this.ensureMetric(name);

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { metricStub } from "../metrics/metric-object";
+import { minuteOf } from "../metrics/recent-data";
 import { shardOfKey, summaryShardCount } from "./shard-key";
 import { figures, snapshot } from "./summary-fixtures";
-import { flushSummary, noteMetricFigures, noteObserverSnapshots } from "./summary-outbox";
+import { flushSummary, noteLeasedIntake, noteMetricFigures, noteObserverSnapshots } from "./summary-outbox";
 import { summaryShardStub } from "./summary-shard";
 
 const t0 = Date.UTC(2031, 0, 2, 3, 4, 5);
@@ -44,5 +46,17 @@ describe("the summary's outbox", () => {
     noteObserverSnapshots([snapshot(selector, t0 + 1, { match: ["x"] })]);
     await flushSummary(env);
     expect(await shardHolding(selector)).toEqual([2, 3]);
+  });
+
+  it("hands the data delivered by leased plans to the metric's shard, which tells the metric's object", async () => {
+    const metric = keyIn(0, "outbox_leased_");
+    const now = performance.now();
+    const counts = [[minuteOf(Date.now()), 1]] as const;
+    noteLeasedIntake({ metric, latest: [["a", 1_000, 1, "vm1"]], counts: [...counts], leaseEndsAt: now });
+    noteLeasedIntake({ metric, latest: [["b", 2_000, 2, "vm1"]], counts: [...counts], leaseEndsAt: now + 100 });
+    await flushSummary(env);
+    const recentIds = async () => (await metricStub(env, metric).recentData(10))?.map(([id]) => id);
+    await expect.poll(recentIds, { timeout: 5_000, interval: 50 }).toEqual(["b", "a"]);
+    expect((await metricStub(env, metric).describeMetric())?.dataAccepted).toBe(2);
   });
 });

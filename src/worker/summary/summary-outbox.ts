@@ -1,18 +1,21 @@
 import { getOrCreate } from "../common/get-or-create";
+import { type LeasedIntake, mergeIntakes } from "./leased-intake";
 import { shardOfKey } from "./shard-key";
 import { summaryShardStub } from "./summary-shard";
 import type { MetricFigures, ObserverSnapshot, SummaryUpdate } from "./summary-update";
 
 /*
  * What consumer batches learnt for the summary, in this isolate, until it is written: the figures
- * each metric's object answered with its plan, and the reports each object answered when it
- * recorded a batch. Only the latest version of each is kept; a batch writes what is pending with
+ * each metric's object answered with its plan, the reports each object answered when it recorded a
+ * batch, and the data delivered by leased plans, which the metric's shard hands to its object.
+ * Only the latest version of each figure and report is kept; a batch writes what is pending with
  * one request per shard it touches, so a batch's share of the summary costs at most a request per
  * shard, whatever its data, metrics and observers.
  */
 
 const pendingMetrics = new Map<string, MetricFigures>();
 const pendingObservers = new Map<string, ObserverSnapshot>();
+const pendingIntakes = new Map<string, LeasedIntake>();
 
 function keepLatest<Value extends { at: number }>(pending: Map<string, Value>, key: string, value: Value): void {
   const kept = pending.get(key);
@@ -27,18 +30,40 @@ export function noteObserverSnapshots(snapshots: readonly ObserverSnapshot[]): v
   for (const snapshot of snapshots) keepLatest(pendingObservers, snapshot.id, snapshot);
 }
 
+/** Adds data delivered by a leased plan to what the metric's shard is to hand its object, after what is pending. */
+export function noteLeasedIntake(intake: LeasedIntake): void {
+  const earlier = pendingIntakes.get(intake.metric);
+  pendingIntakes.set(
+    intake.metric,
+    earlier === undefined
+      ? intake
+      : { ...intake, ...mergeIntakes(earlier, intake), leaseEndsAt: Math.min(earlier.leaseEndsAt, intake.leaseEndsAt) },
+  );
+}
+
+/** Gives back intake a shard did not take, before what was noted since. */
+function restoreLeasedIntake(intake: LeasedIntake): void {
+  const since = pendingIntakes.get(intake.metric);
+  pendingIntakes.delete(intake.metric);
+  noteLeasedIntake(intake);
+  if (since !== undefined) noteLeasedIntake(since);
+}
+
 /**
- * The pending versions by shard: a metric and its observers in the metric's shard; a selector
- * observer's report travels with them, in its own shard if the write touches it, else in the first
- * touched (readers take the latest version of each observer across shards).
+ * The pending versions by shard: a metric, its observers and its leased intake in the metric's
+ * shard; a selector observer's report travels with them, in its own shard if the write touches it,
+ * else in the first touched (readers take the latest version of each observer across shards).
  */
 function byShard(
   metrics: readonly MetricFigures[],
   observers: readonly ObserverSnapshot[],
+  intakes: readonly LeasedIntake[],
 ): Map<number, SummaryUpdate> {
-  const updates = new Map<number, Required<Pick<SummaryUpdate, "metrics" | "observers">>>();
-  const updateOf = (shard: number) => getOrCreate(updates, shard, () => ({ metrics: [], observers: [] }));
+  const updates = new Map<number, Required<Pick<SummaryUpdate, "metrics" | "observers" | "leasedIntakes">>>();
+  const updateOf = (shard: number) =>
+    getOrCreate(updates, shard, () => ({ metrics: [], observers: [], leasedIntakes: [] }));
   for (const figures of metrics) updateOf(shardOfKey(figures.name)).metrics.push(figures);
+  for (const intake of intakes) updateOf(shardOfKey(intake.metric)).leasedIntakes.push(intake);
   const selectorObservers: ObserverSnapshot[] = [];
   for (const snapshot of observers) {
     if (snapshot.metric === undefined) selectorObservers.push(snapshot);
@@ -56,16 +81,19 @@ function byShard(
 export async function flushSummary(env: Env): Promise<void> {
   const metrics = [...pendingMetrics.values()];
   const observers = [...pendingObservers.values()];
+  const intakes = [...pendingIntakes.values()];
   pendingMetrics.clear();
   pendingObservers.clear();
+  pendingIntakes.clear();
   await Promise.all(
-    [...byShard(metrics, observers)].map(async ([shard, update]) => {
+    [...byShard(metrics, observers, intakes)].map(async ([shard, update]) => {
       try {
         await summaryShardStub(env, shard).apply(update);
       } catch (error) {
         console.error("summary not updated:", error instanceof Error ? error.message : error);
         for (const figures of update.metrics ?? []) noteMetricFigures(figures);
         noteObserverSnapshots(update.observers ?? []);
+        for (const intake of update.leasedIntakes ?? []) restoreLeasedIntake(intake);
       }
     }),
   );

@@ -1,6 +1,13 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { replaceMetricObject } from "../../../test/api/support/metric-objects";
+import { metricStub } from "../metrics/metric-object";
+import { minuteOf } from "../metrics/recent-data";
+import type { LeasedIntake } from "./leased-intake";
+import { PendingIntake } from "./pending-intake";
 import { figures, snapshot } from "./summary-fixtures";
+import type { SummaryShard } from "./summary-shard";
 
 /** A shard of the test's own. */
 let shards = 0;
@@ -61,5 +68,75 @@ describe("SummaryShard", () => {
     const shard = freshShard();
     await shard.apply({ removedObservers: [{ key: "old", at: Date.now() - 25 * 3_600_000 }] });
     expect((await shard.read()).observers).toEqual([]);
+  });
+});
+
+describe("SummaryShard's leased intake", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** A batch's data of `metric`, ids `ids`, delivered by a plan leased until `leaseEndsAt` (performance.now()). */
+  const intake = (metric: string, ids: string[], leaseEndsAt: number): LeasedIntake => ({
+    metric,
+    latest: ids.map((id, index) => [id, 1_000 * (index + 1), index, "vm1"]),
+    counts: [[minuteOf(Date.now()), ids.length]],
+    leaseEndsAt,
+  });
+  const accepted = async (metric: string) => (await metricStub(env, metric).describeMetric())?.dataAccepted;
+  const recentIds = async (metric: string) => (await metricStub(env, metric).recentData(10))?.map(([id]) => id);
+  const pendingOf = (shard: DurableObjectStub<SummaryShard>) =>
+    runInDurableObject(shard, (_, state) => new PendingIntake(state.storage.sql, () => 2_000).nextDueAt());
+
+  it("tells a metric's object what was consumed under a lease once it ended, and shows the figures it answers", async () => {
+    const shard = freshShard();
+    const [metric, later] = ["shard-intake.cpu", "shard-intake.mem"];
+    const now = performance.now();
+    await shard.apply({ leasedIntakes: [intake(metric, ["a", "b"], now + 200), intake(later, ["x"], now + 60_000)] });
+    await shard.apply({ leasedIntakes: [intake(metric, ["b", "c"], now + 200)] });
+
+    await expect.poll(() => accepted(metric), { timeout: 5_000, interval: 50 }).toBe(4);
+    expect(await recentIds(metric)).toEqual(["c", "b", "a"]);
+    expect((await shard.read()).metrics).toEqual([
+      expect.objectContaining({ name: metric, dataAccepted: 4, latestDatumAt: 2_000 }),
+    ]);
+    // Its lease has not ended: at the latest a lease after it came.
+    expect(await accepted(later)).toBeUndefined();
+    await expect.poll(() => accepted(later), { timeout: 5_000, interval: 50 }).toBe(1);
+    expect(await pendingOf(shard)).toBeUndefined();
+  });
+
+  it("does not tell a metric twice when its alarm runs again, and tells again one whose object failed", async () => {
+    const shard = freshShard();
+    const [told, failing] = ["shard-retry.told", "shard-retry.failing"];
+    replaceMetricObject(failing, { recordIntake: () => Promise.reject(new Error("object unavailable")) });
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await shard.apply({
+      leasedIntakes: [intake(told, ["a"], performance.now()), intake(failing, ["b"], performance.now())],
+    });
+    await expect.poll(() => accepted(told), { timeout: 5_000, interval: 50 }).toBe(1);
+
+    await runInDurableObject(shard, (instance) => instance.alarm());
+    vi.restoreAllMocks();
+    expect(await accepted(told)).toBe(1);
+    expect(await accepted(failing)).toBeUndefined();
+
+    // Past the wait after a failure (which the clock the shard reads, performance.now(), tells).
+    const afterRetryWait = performance.now() + 60_000;
+    vi.spyOn(performance, "now").mockReturnValue(afterRetryWait);
+    await runInDurableObject(shard, (instance) => instance.alarm());
+    vi.restoreAllMocks();
+    expect(await accepted(failing)).toBe(1);
+    expect(await accepted(told)).toBe(1);
+    expect(await pendingOf(shard)).toBeUndefined();
+  });
+
+  it("forgets a removed metric's pending intake", async () => {
+    const shard = freshShard();
+    const metric = "shard-intake.removed";
+    await shard.apply({ leasedIntakes: [intake(metric, ["a"], performance.now() + 60_000)] });
+    expect(await pendingOf(shard)).toBeDefined();
+    await shard.apply({ removedMetrics: [{ key: metric, at: Date.now() }] });
+    expect(await pendingOf(shard)).toBeUndefined();
   });
 });

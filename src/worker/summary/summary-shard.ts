@@ -1,6 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { migrateSchema, type SchemaSteps } from "../common/sql-migrations";
 import { countingRequests } from "../common/usage";
+import { readConfig } from "../config";
+import { metricStub } from "../metrics/metric-object";
+import { type DueIntake, PendingIntake, pendingIntakeSchema } from "./pending-intake";
 import { summaryShardCount } from "./shard-key";
 import type {
   MetricFigures,
@@ -31,7 +34,14 @@ const schemaSteps: SchemaSteps = [
      listed_at INTEGER NOT NULL
    );
    CREATE INDEX observer_of_metric ON observer (metric);`,
+  pendingIntakeSchema,
 ];
+
+/** The most metrics an alarm tells at once: its requests stay far below an invocation's subrequest limit. */
+const metricsPerAlarm = 200;
+
+/** How long a metric's object that could not be told waits before it is told again. */
+const retryAfterMs = 10_000;
 
 /*
  * A row is replaced only by a later version; at the same time, a removal wins. Removals stay as
@@ -55,19 +65,28 @@ type ObserverRow = {
  * once per batch (whatever its metrics and observers) and by the objects when an administrator
  * changes something or an alarm delivers; read whole by GET /summary and GET /observers. Off the
  * data path's order: the objects stay what is true, this is the picture of them.
+ *
+ * The consumer's write also brings the data it consumed under plan leases, which the shard keeps
+ * on disk and, at its alarm once a lease ended, tells each metric's object (see pending-intake.ts):
+ * the consumer's requests per batch stay one per shard, and no datum's count waits for a next
+ * batch or is lost with the consumer's isolate. Times here are performance.now(), which in Workers
+ * reads the time since the epoch and which tests that set the date leave alone.
  */
 export class SummaryShard extends DurableObject<Env> {
   private readonly sql: SqlStorage;
+  private readonly pending: PendingIntake;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     migrateSchema(ctx.storage, schemaSteps);
+    this.pending = new PendingIntake(this.sql, () => readConfig(env).PLAN_LEASE_MS);
   }
 
-  /** Takes every version in `update` that is later than what the shard has, in one transaction. */
-  apply(update: SummaryUpdate): void {
+  /** Takes every version in `update` that is later than what the shard has, and its leased intake, in one transaction. */
+  async apply(update: SummaryUpdate): Promise<void> {
     this.ctx.storage.transactionSync(() => {
+      this.pending.add(update.leasedIntakes ?? [], performance.now());
       for (const figures of update.metrics ?? []) this.putMetric(figures);
       for (const state of update.metricStates ?? []) this.putMetricState(state);
       for (const snapshot of update.observers ?? []) this.putObserver(snapshot);
@@ -77,6 +96,18 @@ export class SummaryShard extends DurableObject<Env> {
       this.sql.exec("DELETE FROM metric WHERE removed = 1 AND at < ?", forgotten);
       this.sql.exec("DELETE FROM observer WHERE removed = 1 AND at < ?", forgotten);
     });
+    if (update.leasedIntakes?.length) await this.scheduleAlarm();
+  }
+
+  /**
+   * Tells each metric whose intake is due all it has pending, and takes the figures its object
+   * answers. A metric's rows go in the same step as its object's answer arrives, so an alarm run
+   * again does not tell it twice; a metric that could not be told is told again later.
+   */
+  override async alarm(): Promise<void> {
+    const now = performance.now();
+    await Promise.all(this.pending.due(now, metricsPerAlarm).map((due) => this.tell(due, now)));
+    await this.scheduleAlarm();
   }
 
   /** The live metrics and observers, and the removals of selector observers. */
@@ -99,6 +130,33 @@ export class SummaryShard extends DurableObject<Env> {
         listedAt: row.listed_at,
       }));
     return { metrics, observers };
+  }
+
+  private async tell({ metric, intake, seqs }: DueIntake, now: number): Promise<void> {
+    try {
+      const figures = await metricStub(this.env, metric).recordIntake(metric, intake);
+      this.ctx.storage.transactionSync(() => {
+        this.pending.settle(seqs);
+        this.putMetric(figures);
+      });
+    } catch (error) {
+      console.error(
+        `data of ${JSON.stringify(metric)} not recorded: ${error instanceof Error ? error.message : error}`,
+      );
+      this.pending.postpone(seqs, now + retryAfterMs);
+    }
+  }
+
+  /**
+   * Sets the alarm for the earliest pending intake, unless one is set before it. An alarm in the
+   * past is the one running (or about to): it may have chosen its metrics before this intake came.
+   */
+  private async scheduleAlarm(): Promise<void> {
+    const dueAt = this.pending.nextDueAt();
+    if (dueAt === undefined) return;
+    const now = performance.now();
+    const set = await this.ctx.storage.getAlarm();
+    if (set === null || set <= now || set > dueAt) await this.ctx.storage.setAlarm(Math.max(dueAt, now));
   }
 
   private putMetric(figures: MetricFigures): void {
@@ -138,6 +196,7 @@ export class SummaryShard extends DurableObject<Env> {
   }
 
   private removeMetric({ key, at }: Removal): void {
+    this.pending.dropMetric(key);
     this.sql.exec(
       `INSERT INTO metric (name, at, removed, figures) VALUES (?, ?, 1, NULL)
        ON CONFLICT (name) DO UPDATE SET at = excluded.at, removed = 1, figures = NULL WHERE ${newer("metric")}`,

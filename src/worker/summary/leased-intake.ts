@@ -1,0 +1,35 @@
+import { recentDataKept } from "../metrics/kept-entries";
+import type { BatchIntake } from "../metrics/metric-object";
+import { minuteOf } from "../metrics/recent-data";
+import type { DatumRow } from "../vocabulary/datum";
+
+/*
+ * Data consumed under a plan lease (see src/worker/delivery/plan-cache.ts), which the metric's
+ * object has yet to be told: the consumer hands them to the metric's summary shard with its write
+ * of the batch, and the shard hands them to the object once the lease ended (see pending-intake.ts).
+ */
+
+/** A batch's intake of one metric under a lease, and when that lease ends (ms since the epoch). */
+export interface LeasedIntake extends BatchIntake {
+  metric: string;
+  leaseEndsAt: number;
+}
+
+/** What a batch's rows of a metric, consumed at `now`, bring its object. */
+export function intakeOfRows(rows: readonly DatumRow[], now: number): BatchIntake {
+  return { latest: rows.slice(-recentDataKept), counts: [[minuteOf(now), rows.length]] };
+}
+
+/**
+ * `earlier` then `later` as one intake: the last `recentDataKept` rows, where a row of `later`
+ * hides the same datum id in `earlier` (a batch consumed again), and the counts added up by minute.
+ */
+export function mergeIntakes(earlier: BatchIntake, later: BatchIntake): BatchIntake {
+  const kept = later.latest.slice(-recentDataKept);
+  const ids = new Set(kept.map(([id]) => id));
+  const latest = [...earlier.latest.filter(([id]) => !ids.has(id)), ...kept].slice(-recentDataKept);
+  const counts = new Map<number, number>();
+  for (const [minute, data] of [...earlier.counts, ...later.counts])
+    counts.set(minute, (counts.get(minute) ?? 0) + data);
+  return { latest, counts: [...counts] };
+}

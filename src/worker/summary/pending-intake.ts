@@ -1,0 +1,102 @@
+import type { BatchIntake } from "../metrics/metric-object";
+import type { DatumRow } from "../vocabulary/datum";
+import { rowsJson } from "../vocabulary/row-json";
+import { type LeasedIntake, mergeIntakes } from "./leased-intake";
+
+/** The pending intake's table: a schema step of the summary shard. */
+export const pendingIntakeSchema = `
+  CREATE TABLE pending_intake (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    metric TEXT NOT NULL,
+    latest TEXT NOT NULL,
+    counts TEXT NOT NULL,
+    -- When its metric's object is to be told (ms since the epoch): its lease's end, later after a failure.
+    due_at INTEGER NOT NULL
+  );
+  CREATE INDEX pending_intake_of_metric ON pending_intake (metric, seq);
+  CREATE INDEX pending_intake_due ON pending_intake (due_at);
+`;
+
+/** A metric's pending intake, merged in the order it came, and the rows it was merged from. */
+export interface DueIntake {
+  metric: string;
+  intake: BatchIntake;
+  seqs: number[];
+}
+
+type PendingRow = { seq: number; latest: string; counts: string };
+
+/**
+ * Data consumed under plan leases that their metrics' objects have yet to be told, on the summary
+ * shard's disk: one row per batch and metric, kept until the metric's object confirmed it recorded
+ * them. A metric is due once one of its leases ended; it is then told all it has pending, so that
+ * it gets a request per lease rather than per batch.
+ */
+export class PendingIntake {
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly leaseMs: () => number,
+  ) {}
+
+  /** Keeps a batch's intakes, due at their lease's end; never later than a lease from `now`, whatever the clocks. */
+  add(intakes: readonly LeasedIntake[], now: number): void {
+    for (const { metric, latest, counts, leaseEndsAt } of intakes) {
+      this.sql.exec(
+        "INSERT INTO pending_intake (metric, latest, counts, due_at) VALUES (?, ?, ?, ?)",
+        metric,
+        rowsJson(latest),
+        JSON.stringify(counts),
+        Math.min(leaseEndsAt, now + this.leaseMs()),
+      );
+    }
+  }
+
+  /** When the earliest pending intake is due; undefined when none is pending. */
+  nextDueAt(): number | undefined {
+    return (
+      this.sql.exec<{ due_at: number | null }>("SELECT MIN(due_at) AS due_at FROM pending_intake").one().due_at ??
+      undefined
+    );
+  }
+
+  /** Up to `limit` metrics due by `now`, those waiting longest first, each with all it has pending. */
+  due(now: number, limit: number): DueIntake[] {
+    const metrics = this.sql
+      .exec<{ metric: string }>(
+        "SELECT metric FROM pending_intake WHERE due_at <= ? GROUP BY metric ORDER BY MIN(due_at), metric LIMIT ?",
+        now,
+        limit,
+      )
+      .toArray();
+    return metrics.map(({ metric }) => {
+      const rows = this.sql
+        .exec<PendingRow>("SELECT seq, latest, counts FROM pending_intake WHERE metric = ? ORDER BY seq", metric)
+        .toArray();
+      const intake = rows.reduce<BatchIntake>(
+        (merged, row) =>
+          mergeIntakes(merged, { latest: JSON.parse(row.latest) as DatumRow[], counts: JSON.parse(row.counts) }),
+        { latest: [], counts: [] },
+      );
+      return { metric, intake, seqs: rows.map((row) => row.seq) };
+    });
+  }
+
+  /** Forgets the rows the metric's object recorded. */
+  settle(seqs: readonly number[]): void {
+    this.sql.exec("DELETE FROM pending_intake WHERE seq IN (SELECT value FROM json_each(?))", JSON.stringify(seqs));
+  }
+
+  /** Makes rows whose metric's object could not be told due again at `dueAt`. */
+  postpone(seqs: readonly number[], dueAt: number): void {
+    this.sql.exec(
+      "UPDATE pending_intake SET due_at = ? WHERE seq IN (SELECT value FROM json_each(?))",
+      dueAt,
+      JSON.stringify(seqs),
+    );
+  }
+
+  /** Forgets a removed metric's pending intake: data consumed before its removal do not bring it back. */
+  dropMetric(metric: string): void {
+    this.sql.exec("DELETE FROM pending_intake WHERE metric = ?", metric);
+  }
+}
