@@ -1,13 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, rm } from "node:fs/promises";
-import { connect } from "node:net";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { projectRoot } from "../../tools/start/project.ts";
 import { descendants, isRunning, type ProcessInfo } from "../../tools/start/testing/process-tree.ts";
-import { freePort } from "../../tools/testing/free-port.ts";
 import { eventually } from "./support/service.ts";
 
 /*
@@ -35,9 +34,31 @@ afterEach(async () => {
   }
 });
 
+/**
+ * A free port below the kernel's ephemeral range, so that once the run stopped no other process
+ * can have been given it by a listen on port 0 (every workerd of the other tests listens so), and
+ * a port that still answers is one of this run's processes.
+ */
+async function portOutsideEphemeralRange(): Promise<number> {
+  const [lowestEphemeral] = (await readFile("/proc/sys/net/ipv4/ip_local_port_range", "utf8")).trim().split(/\s+/);
+  const below = Number(lowestEphemeral);
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * (below - 10_000));
+    const server = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (free) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
+}
+
 /** `npm start` on ports and a state directory of its own, once it says it listens. */
 async function npmStart(): Promise<NpmStart> {
-  const [port, relayPort] = [await freePort(), await freePort()];
+  const [port, relayPort] = [await portOutsideEphemeralRange(), await portOutsideEphemeralRange()];
   const stateDir = await mkdtemp(join(tmpdir(), "tower-edge-signals-"));
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(RELAY_|PORT$|TOWER_STATE_DIR$)/.test(name)),
@@ -92,13 +113,18 @@ async function refused(port: number): Promise<boolean> {
 
 /**
  * Every process of the run gone, and nothing listening on its ports. (Not a bind of the ports: on a
- * busy machine the kernel may already have given one to another process's outgoing connection.)
+ * busy machine the kernel may already have given one as the source of another's connection.)
  */
 async function expectStopped(run: NpmStart) {
   await eventually(() => Object.values(run.processes).every(({ pid }) => !isRunning(pid)), 40_000, {
     what: "the launcher, the relay and workerd gone",
   });
-  for (const port of run.ports) expect(await refused(port), `port ${port} refuses connections`).toBe(true);
+  for (const port of run.ports) {
+    // A socket of a process just killed may take a moment to close on a busy machine. On failure,
+    // `ss` names whoever listens there.
+    const listener = () => execFileSync("ss", ["-ltnpH", `sport = :${port}`]).toString();
+    await eventually(() => refused(port), 10_000, { what: `port ${port} refusing connections (${listener()})` });
+  }
 }
 
 describe("npm start, signalled as a supervisor does", () => {
