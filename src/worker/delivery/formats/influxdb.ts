@@ -76,42 +76,62 @@ function lineHead(measurement: string, tags: readonly Label[]): string | undefin
   return text === undefined ? undefined : `${escapeMeasurement(measurement)}${text}`;
 }
 
+/** A line-protocol point being gathered: its head and time, and its fields so far. */
+interface Point {
+  head: string;
+  time: string;
+  fields: Map<string, string>;
+}
+
+function pointLine({ head, time, fields }: Point): string {
+  let fieldsText = "";
+  for (const [field, written] of fields) fieldsText += `${fieldsText === "" ? "" : ","}${escapeKey(field)}=${written}`;
+  return `${head} ${fieldsText} ${time}\n`;
+}
+
 /**
  * The points of the runs, one line each, in the order their first field came. A line's head is
  * worked out once per series of the payload: per label set (data of one agent series share one),
- * or per resourceId for data without labels.
+ * or per resourceId for data without labels. Only data that came as line protocol gather fields
+ * into a point (per series and time; a field met again starts another); any other datum is a line
+ * of its own, written at once.
  */
 function influxLines(runs: readonly MetricRun[], changes?: LabelChanges): string[] {
   const changed = labelChanger(changes);
-  // Per series and time: the line's head and time, and its fields so far (a field met again starts another line).
-  const points = new Map<string, { head: string; time: string; fields: Map<string, string> }>();
+  const lines: (string | Point)[] = [];
+  const points = new Map<string, Point>();
   for (const [metric, rows] of runs) {
     const heads = new Map<SeriesLabels | string, string | undefined>();
     for (const [, timestamp, value, resourceId, labels] of rows) {
       const time = nanosecondsText(timestamp);
-      const [, field, type] = labels?.line ?? defaultField;
+      const line = labels?.line;
+      const [, field, type] = line ?? defaultField;
       const written = fieldValue(value, type);
       if (time === undefined || written === undefined) continue;
       const source = labels ?? resourceId;
       let head = heads.get(source);
       if (!heads.has(source)) {
-        head = lineHead(labels?.line?.[0] ?? metric, changed(labels?.pairs ?? [["resourceId", resourceId]]));
+        head = lineHead(line?.[0] ?? metric, changed(labels?.pairs ?? [["resourceId", resourceId]]));
         heads.set(source, head);
       }
-      if (head === undefined || field === "" || !isEncodable(field)) continue;
+      if (head === undefined) continue;
+      if (line === undefined) {
+        lines.push(`${head} value=${written} ${time}\n`);
+        continue;
+      }
+      if (field === "" || !isEncodable(field)) continue;
       let key = `${head} ${time}`;
       while (points.get(key)?.fields.has(field)) key += "\u0000";
       const point = points.get(key);
       if (point) point.fields.set(field, written);
-      else points.set(key, { head, time, fields: new Map([[field, written]]) });
+      else {
+        const added = { head, time, fields: new Map([[field, written]]) };
+        points.set(key, added);
+        lines.push(added);
+      }
     }
   }
-  return Array.from(points.values(), ({ head, time, fields }) => {
-    let fieldsText = "";
-    for (const [field, written] of fields)
-      fieldsText += `${fieldsText === "" ? "" : ","}${escapeKey(field)}=${written}`;
-    return `${head} ${fieldsText} ${time}\n`;
-  });
+  return lines.map((line) => (typeof line === "string" ? line : pointLine(line)));
 }
 
 /** The field of data that did not come as line protocol. */
