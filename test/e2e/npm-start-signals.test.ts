@@ -1,12 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { connect, createServer } from "node:net";
+import { mkdtemp, rm } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { projectRoot } from "../../tools/start/project.ts";
 import { descendants, isRunning, type ProcessInfo } from "../../tools/start/testing/process-tree.ts";
+import { freePort } from "../../tools/testing/free-port.ts";
 import { eventually } from "./support/service.ts";
 
 /*
@@ -34,31 +35,9 @@ afterEach(async () => {
   }
 });
 
-/**
- * A free port below the kernel's ephemeral range, so that once the run stopped no other process
- * can have been given it by a listen on port 0 (every workerd of the other tests listens so), and
- * a port that still answers is one of this run's processes.
- */
-async function portOutsideEphemeralRange(): Promise<number> {
-  const [lowestEphemeral] = (await readFile("/proc/sys/net/ipv4/ip_local_port_range", "utf8")).trim().split(/\s+/);
-  const below = Number(lowestEphemeral);
-  for (;;) {
-    const port = 10_000 + Math.floor(Math.random() * (below - 10_000));
-    const server = createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      server.once("error", () => resolve(false));
-      server.listen(port, "127.0.0.1", () => resolve(true));
-    });
-    if (free) {
-      await new Promise((resolve) => server.close(resolve));
-      return port;
-    }
-  }
-}
-
 /** `npm start` on ports and a state directory of its own, once it says it listens. */
 async function npmStart(): Promise<NpmStart> {
-  const [port, relayPort] = [await portOutsideEphemeralRange(), await portOutsideEphemeralRange()];
+  const [port, relayPort] = [await freePort(), await freePort()];
   const stateDir = await mkdtemp(join(tmpdir(), "tower-edge-signals-"));
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(RELAY_|PORT$|TOWER_STATE_DIR$)/.test(name)),
