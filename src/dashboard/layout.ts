@@ -8,6 +8,17 @@ export function pageHeader(title: string, ...aside: Child[]): HTMLElement {
 }
 
 /** A titled section of a page, named by its heading (a title, or a title and more, e.g. a count). */
+/** The trail from the overview to a page of its own: Overview / `current`. */
+export function breadcrumb(current: string): HTMLElement {
+  return h(
+    "nav",
+    { class: "breadcrumb", "aria-label": "Breadcrumb" },
+    h("a", { href: "#/" }, "Overview"),
+    h("span", { "aria-hidden": "true" }, " / "),
+    h("span", { "aria-current": "page" }, current),
+  );
+}
+
 export function section(title: string | readonly Child[], ...children: Child[]): HTMLElement {
   const id = uniqueId("section");
   const heading = h("h2", { id }, ...(typeof title === "string" ? [title] : title));

@@ -9,7 +9,7 @@ import { disclosure } from "./disclosure";
 import { h, setAttribute, setText } from "./dom";
 import { data, formatCount, formatInstant } from "./format";
 import { keyedList } from "./keyed-list";
-import { pageHeader, section } from "./layout";
+import { breadcrumb, pageHeader, section } from "./layout";
 import { type ObserverView, observerCard } from "./observer-card";
 import { metricObserverForm } from "./observer-form";
 import type { Page, PageContext } from "./page";
@@ -133,13 +133,7 @@ export function metricPage(metric: string, context: PageContext): Page {
   const element = h(
     "div",
     { class: "page" },
-    h(
-      "nav",
-      { class: "breadcrumb", "aria-label": "Breadcrumb" },
-      h("a", { href: "#/" }, "Overview"),
-      h("span", { "aria-hidden": "true" }, " / "),
-      h("span", { "aria-current": "page" }, metric),
-    ),
+    breadcrumb(metric),
     pageHeader(metric, meta),
     missing,
     recentValues,

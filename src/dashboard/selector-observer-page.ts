@@ -4,7 +4,7 @@ import { attemptsShown } from "./attempt-log";
 import { h } from "./dom";
 import { followsView } from "./follows-view";
 import { keyedList } from "./keyed-list";
-import { pageHeader, section } from "./layout";
+import { breadcrumb, pageHeader, section } from "./layout";
 import { type ObserverView, observerCard } from "./observer-card";
 import type { Page, PageContext } from "./page";
 
@@ -39,13 +39,7 @@ export function selectorObserverPage(observer: string, context: PageContext): Pa
   const element = h(
     "div",
     { class: "page" },
-    h(
-      "nav",
-      { class: "breadcrumb", "aria-label": "Breadcrumb" },
-      h("a", { href: "#/" }, "Overview"),
-      h("span", { "aria-hidden": "true" }, " / "),
-      h("span", { "aria-current": "page" }, "Observer by selector"),
-    ),
+    breadcrumb("Observer by selector"),
     pageHeader("Observer by selector"),
     missing,
     followsSection,

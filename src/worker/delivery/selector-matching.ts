@@ -78,13 +78,20 @@ function seriesNumbersOf(metric: string, rows: readonly DatumRow[]): number[] {
     seriesNumbers.clear();
     numbering++;
   }
+  // A series' rows mostly come one after another, sharing their resourceId and label set: those
+  // take the number of the row before without a key.
+  let before: DatumRow | undefined;
+  let beforeNumber = 0;
   return rows.map((row) => {
+    if (before !== undefined && before[3] === row[3] && before[4] === row[4]) return beforeNumber;
     const key = seriesKey(metric, row);
     let number = seriesNumbers.get(key);
     if (number === undefined) {
       number = seriesNumbers.size;
       seriesNumbers.set(key, number);
     }
+    before = row;
+    beforeNumber = number;
     return number;
   });
 }
