@@ -1,7 +1,7 @@
 import { datumResource } from "../observers/model-selection/datum-resource";
 import { type CurrentModel, resourceMatcher } from "../observers/model-selection/model-view-cache";
 import { parseSeriesSelector } from "../selectors/selector-syntax";
-import { compileSelectors, metricCouldMatch, type SeriesPredicate } from "../selectors/series-matcher";
+import { compileSelectors, metricCouldMatch, nameDecides, type SeriesPredicate } from "../selectors/series-matcher";
 import type { DatumRow } from "../vocabulary/datum";
 import type { MetricRun, SelectorEntry } from "../vocabulary/delivery";
 
@@ -27,6 +27,8 @@ interface CompiledEntry {
   series: (boolean | undefined)[];
   numbering: number;
   couldMatch: (metric: string) => boolean;
+  /** Whether a metric that could match matches in every series: the selectors read the name only, and the model is not asked. */
+  byNameOnly: boolean;
 }
 
 const compiledEntries = new Map<string, CompiledEntry>();
@@ -58,6 +60,7 @@ function compiled(entry: SelectorEntry, model: CurrentModel | undefined): Compil
     series: [],
     numbering,
     couldMatch: entry.match === undefined ? () => true : (metric) => metricCouldMatch(selectors, metric),
+    byNameOnly: entry.match !== undefined && entry.resources === undefined && nameDecides(selectors),
   };
   compiledEntries.set(entry.id, made);
   return made;
@@ -98,8 +101,9 @@ function seriesNumbersOf(metric: string, rows: readonly DatumRow[]): number[] {
 
 /**
  * The rows of one metric that the observer's selectors match: the same array when all match (as a
- * metric's own observers get it), none when the metric's name cannot match. A series is judged once
- * per isolate; after that it costs an array read per datum. `numbers` gives each row's series
+ * metric's own observers get it), none when the metric's name cannot match, and all when the name
+ * alone decides. Otherwise a series is judged once per isolate; after that it costs an array read
+ * per datum. `numbers` gives each row's series
  * number, made when first needed and shared by all observers.
  */
 function selectedRows(
@@ -116,6 +120,7 @@ function selectedRows(
     selector.metrics.set(metric, could);
   }
   if (!could) return [];
+  if (selector.byNameOnly) return rows;
   const series = numbers();
   if (selector.numbering !== numbering) {
     selector.series = [];

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LabelMatcher, MatchOperator } from "./label-matcher";
 import { parseSeriesSelector, SelectorSyntaxError, type SeriesSelector } from "./selector-syntax";
-import { compileSelectors, metricCouldMatch, type SeriesView } from "./series-matcher";
+import { compileSelectors, metricCouldMatch, nameDecides, type SeriesView } from "./series-matcher";
 
 function series(metric: string, labels?: Record<string, string>, resourceId = "host-1"): SeriesView {
   return { metric, resourceId, labels: labels === undefined ? undefined : Object.entries(labels) };
@@ -71,6 +71,31 @@ describe("metricCouldMatch", () => {
   it("is true for every metric when a selector does not restrict the name", () => {
     expect(metricCouldMatch([parseSeriesSelector('{job="api"}')], "anything")).toBe(true);
     expect(metricCouldMatch([parseSeriesSelector('{__name__!="up", job="api"}')], "up")).toBe(false);
+  });
+});
+
+describe("nameDecides", () => {
+  const decides = (...selectors: string[]) => nameDecides(selectors.map(parseSeriesSelector));
+
+  it("is true only when every selector matches on the metric name alone", () => {
+    expect(decides("up", '{__name__=~"node_.+"}', '{"http.server.duration"}')).toBe(true);
+    expect(decides("up", 'node_cpu_seconds_total{mode="idle"}')).toBe(false);
+    expect(decides('{__resource__=~"vm.*"}')).toBe(false);
+  });
+
+  it("agrees with the selectors: where the name alone decides, a series matches exactly when its metric could", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("up", "node_load1", "go_goroutines"),
+        fc.dictionary(fc.constantFrom("job", "mode", "instance"), fc.string({ maxLength: 3 })),
+        fc.constantFrom('{__name__=~"node_.+"}', "up", '{__name__=~".+", __name__!="up"}', '{__name__=~"go_.*|up"}'),
+        (metric, labels, text) => {
+          const selectors = [parseSeriesSelector(text)];
+          expect(nameDecides(selectors)).toBe(true);
+          expect(compileSelectors(selectors)(series(metric, labels))).toBe(metricCouldMatch(selectors, metric));
+        },
+      ),
+    );
   });
 });
 

@@ -51,6 +51,11 @@ export function metricCouldMatch(selectors: readonly SeriesSelector[], metric: s
   );
 }
 
+/** Whether the metric's name alone decides for every series: each selector matches on `__name__` only. */
+export function nameDecides(selectors: readonly SeriesSelector[]): boolean {
+  return selectors.every((selector) => selector.matchers.every((matcher) => matcher.name === metricNameLabel));
+}
+
 function matchesEvery(selector: CompiledSelector, series: SeriesView): boolean {
   for (const matcher of selector) if (!matcher.test(valueRead(matcher, series))) return false;
   return true;
