@@ -76,6 +76,8 @@ const workerTestsOwningTheirRuntime = [
 
 /** Vars as in local development: open, observers allowed on private addresses. */
 const localDevelopment = { AUTH_DISABLED: "true", ALLOW_PRIVATE_OBSERVERS: "true" };
+/** The Worker's own tests: as in local development, with plan leases that end within the tests' waits. */
+const workerTesting = { ...localDevelopment, PLAN_LEASE_MS: "2000" };
 
 /** Builds the static assets once per run, for the services the tests start (they skip the build). */
 const builtAssets = "test/e2e/support/built-assets.ts";
@@ -116,13 +118,13 @@ export default defineConfig({
     maxWorkers: Math.ceil(availableParallelism() * 1.5),
     projects: [
       // The Worker's modules (unit tests beside them) and its API, open as in local development.
-      workerProject("worker", workerTests, localDevelopment, {
+      workerProject("worker", workerTests, workerTesting, {
         exclude: workerTestsOwningTheirRuntime,
         isolate: false,
         // The parsers' micro-benchmarks beside them (`npm run bench:parsers`), in workerd as deployed.
         benchmark: { include: ["src/worker/**/*.bench.ts"] },
       }),
-      workerProject("worker-own-runtime", workerTestsOwningTheirRuntime, localDevelopment),
+      workerProject("worker-own-runtime", workerTestsOwningTheirRuntime, workerTesting),
       // The local entry (src/local/) around the Worker, as the local launchers run it, each file in a
       // runtime of its own: a drain, once started, refuses all writes after it.
       workerProject(

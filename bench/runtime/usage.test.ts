@@ -5,6 +5,7 @@ const counts = (changes: Partial<Usage>): Usage => ({
   since: "2026-01-01T00:00:00.000Z",
   dataAccepted: 10_000,
   durableObjectRequests: 20,
+  durableObjectRequestsByBinding: {} as Usage["durableObjectRequestsByBinding"],
   queueMessagesWritten: 10,
   queueMessagesRead: 10,
   outboundRequests: 0,

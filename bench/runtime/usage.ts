@@ -7,8 +7,8 @@ import type { usage } from "../../src/worker/common/usage.ts";
  */
 
 export type Usage = typeof usage;
-/** The usage's counts, without the time they count from and the intake's breakdown. */
-export type UsageCount = Exclude<keyof Usage, "since" | "intake">;
+/** The usage's counts, without the time they count from and the breakdowns. */
+export type UsageCount = Exclude<keyof Usage, "since" | "intake" | "durableObjectRequestsByBinding">;
 
 /** How long the data accepted so far may take to go through the queue. */
 const consumerTimeoutSeconds = 300;

@@ -49,10 +49,10 @@ export const configSchema = z.object({
   DELIVERY_BUDGET_MS: integerSetting(1, 600_000, 2_000, "milliseconds"),
   /**
    * How long a metric's object lets a consumer reuse its plan when only selector observers follow
-   * it, instead of asking again every batch (0: never): registering an observer or a rule of such a
-   * metric, or a selector observer, waits at most this long, and its counts and recent data lag.
+   * it, instead of asking again every batch (0: never): its counts and recent data lag by about
+   * this much. A registration that changes such a plan revokes the leases rather than wait for them.
    */
-  PLAN_LEASE_MS: integerSetting(0, 60_000, 2_000, "milliseconds"),
+  PLAN_LEASE_MS: integerSetting(0, 600_000, 30_000, "milliseconds"),
   /** Seconds between the attempts at undelivered data; the whole schedule is how long data are tried. */
   RETRY_SCHEDULE: numberListSetting(
     0,

@@ -26,6 +26,7 @@ describe("GET /usage", () => {
     expect(accepted.queueMessagesWritten - before.queueMessagesWritten).toBe(1);
     // Registering the new metric is one request to its Durable Object.
     expect(accepted.durableObjectRequests - before.durableObjectRequests).toBe(1);
+    expect(accepted.durableObjectRequestsByBinding.METRIC - before.durableObjectRequestsByBinding.METRIC).toBe(1);
 
     // The consumer reads the message and asks the metric's object for its observers (none: no
     // delivery), then writes the metric's figures to its summary shard.
@@ -36,9 +37,18 @@ describe("GET /usage", () => {
       },
       { timeout: 10_000 },
     );
-    await vi.waitUntil(async () => (await readUsage()).durableObjectRequests === accepted.durableObjectRequests + 2, {
-      timeout: 10_000,
-    });
+    const done = await vi.waitUntil(
+      async () => {
+        const current = await readUsage();
+        return current.durableObjectRequests === accepted.durableObjectRequests + 2 ? current : undefined;
+      },
+      { timeout: 10_000 },
+    );
+    const { METRIC, SUMMARY_SHARD } = done.durableObjectRequestsByBinding;
+    expect([METRIC, SUMMARY_SHARD]).toEqual([
+      accepted.durableObjectRequestsByBinding.METRIC + 1,
+      accepted.durableObjectRequestsByBinding.SUMMARY_SHARD + 1,
+    ]);
     expect(consumed.outboundRequests).toBe(accepted.outboundRequests);
   });
 

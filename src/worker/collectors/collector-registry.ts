@@ -127,5 +127,5 @@ function isLive(collector: CollectorRecord, now: number): boolean {
 
 /** The one collector registry of the service. */
 export function collectorRegistry(env: Env): DurableObjectStub<CollectorRegistry> {
-  return countingRequests(env.COLLECTOR_REGISTRY.getByName("collectors"));
+  return countingRequests(env.COLLECTOR_REGISTRY.getByName("collectors"), "COLLECTOR_REGISTRY");
 }

@@ -25,12 +25,28 @@ export interface RouteCounts {
   staleMarkersSkipped: number;
 }
 
+/** The Durable Object bindings whose requests are counted, each on its own. */
+export const countedBindings = [
+  "METRIC",
+  "SELECTOR_OBSERVER",
+  "SUMMARY_SHARD",
+  "RULE",
+  "RULE_REGISTRY",
+  "COLLECTOR_REGISTRY",
+  "KNOWLEDGE_BASE",
+] as const;
+export type CountedBinding = (typeof countedBindings)[number];
+
 const noCounts = (): RouteCounts => ({ dataAccepted: 0, refused: 0, stringFieldsSkipped: 0, staleMarkersSkipped: 0 });
 
 export const usage = {
   since: new Date().toISOString(),
   dataAccepted: 0,
   durableObjectRequests: 0,
+  durableObjectRequestsByBinding: Object.fromEntries(countedBindings.map((binding) => [binding, 0])) as Record<
+    CountedBinding,
+    number
+  >,
   queueMessagesWritten: 0,
   queueMessagesRead: 0,
   outboundRequests: 0,
@@ -39,8 +55,8 @@ export const usage = {
   intake: Object.fromEntries(intakeRoutes.map((route) => [route, noCounts()])) as Record<IntakeRoute, RouteCounts>,
 };
 
-/** A Durable Object stub whose every RPC call is counted as one Durable Object request. */
-export function countingRequests<Stub extends object>(stub: Stub): Stub {
+/** A Durable Object stub of `binding` whose every RPC call is counted as one Durable Object request. */
+export function countingRequests<Stub extends object>(stub: Stub, binding: CountedBinding): Stub {
   return new Proxy(stub, {
     get(target, property) {
       const member: unknown = Reflect.get(target, property);
@@ -48,6 +64,7 @@ export function countingRequests<Stub extends object>(stub: Stub): Stub {
       // Reflect.apply, not member.apply: on an RPC stub, `apply` would name a remote method.
       return (...args: unknown[]) => {
         usage.durableObjectRequests += 1;
+        usage.durableObjectRequestsByBinding[binding] += 1;
         return Reflect.apply(member, target, args);
       };
     },

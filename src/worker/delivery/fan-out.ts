@@ -6,6 +6,8 @@ import { selectorObserverStub } from "../observers/selector-observer-object";
 import { feedRules } from "../rules/rule-feed";
 import type { FedMessage } from "../rules/rule-object";
 import { intakeOfRows } from "../summary/leased-intake";
+import { readPlanEpochs } from "../summary/plan-epoch-requests";
+import { shardOfKey } from "../summary/shard-key";
 import { noteLeasedIntake, noteMetricFigures, noteObserverSnapshots } from "../summary/summary-outbox";
 import type { DatumRow } from "../vocabulary/datum";
 import {
@@ -91,7 +93,8 @@ function deliveriesOf(
  * Asks the metric's object how the batch treats each of its observers: fresh, never from a cache,
  * so an observer registered before a datum was accepted always receives it, unless the object
  * leased its plan (only selector observers follow the metric: see plan-cache.ts) for a time that
- * covers the batch, received at `receivedAt`: then the batch's data go to the object through the
+ * covers the batch, received at `receivedAt`, in the plan epoch of the metric's shard (`epochs`,
+ * read after the batch was received): then the batch's data go to the object through the
  * summary's write (see leased-intake.ts). The call also registers the metric, which repairs a
  * registration the intake could not see, names the observers that follow selectors, and brings the
  * object the batch's data. The rows stay as the queue messages brought them, which the payloads,
@@ -104,15 +107,17 @@ async function planMetric(
   rows: DatumRow[],
   chains: RowChains,
   receivedAt: number,
+  epochs: ReadonlyMap<number, number>,
 ): Promise<MetricShare> {
-  const lease = planCache.leaseOf(metric, receivedAt);
+  const lease = planCache.leaseOf(metric, receivedAt, epochs);
   if (lease !== undefined) {
     noteLeasedIntake({ metric, ...intakeOfRows(rows, Date.now()), leaseEndsAt: lease.until });
     return shareOf(env, config, metric, rows, chains, { observers: [], selectors: lease.selectors, ruleReaders: [] });
   }
   const askedAt = performance.now();
   const plan = await metricStub(env, metric).deliveryPlan(metric, intakeOfRows(rows, Date.now()));
-  if (plan.leaseMs !== undefined) planCache.keep(metric, plan.selectors, askedAt, plan.leaseMs);
+  if (plan.leaseMs === undefined) planCache.forget(metric);
+  else planCache.keep(metric, plan.selectors, askedAt, plan.leaseMs, epochs.get(shardOfKey(metric)));
   noteMetricFigures(plan.figures);
   return shareOf(env, config, metric, rows, chains, plan);
 }
@@ -244,9 +249,10 @@ export async function deliverBatch(
     for (const metric of metrics) failed.add(metric);
     return undefined;
   };
+  const epochs = await readPlanEpochs(env, planCache.shardsToRead(rowsByMetric.keys()));
   const planned = await Promise.all(
     [...rowsByMetric].map(([metric, rows]) =>
-      planMetric(env, config, metric, rows, chains, receivedAt).catch(
+      planMetric(env, config, metric, rows, chains, receivedAt, epochs).catch(
         failedWork([metric], `observers of ${JSON.stringify(metric)} not read`),
       ),
     ),

@@ -5,6 +5,8 @@ import { request, sendJson } from "../../../test/api/support/http";
 import { addObserver, declareMetric, metricPath, observersPath } from "../../../test/api/support/metrics";
 import { utf8, verifiesSignature } from "../../../test/api/support/webhooks";
 import { readIntakeMessage } from "../intake/queue-message-bytes";
+import { shardOfKey } from "../summary/shard-key";
+import { summaryShardStub } from "../summary/summary-shard";
 import type { DatumRow } from "../vocabulary/datum";
 import type { AttemptReport, BatchReport, DeliveryStatus } from "../vocabulary/delivery";
 import { rowsJson } from "../vocabulary/row-json";
@@ -289,24 +291,24 @@ describe("plan leases", () => {
     ["an observer", (metric: string) => addObserver(metric, { callbackUrl: "http://leased.example/" })],
     ["a rule reader", (metric: string) => metricObject(metric).addRuleReader(metric, `${metric}.rule`)],
   ])(
-    "answers the registration of %s only once the lease granted before ended, and leases nothing meanwhile",
+    "answers the registration of %s at once, the lease granted before revoked by its shard's plan epoch, and leases nothing after",
     async (what, register) => {
       const metric = `leased.${what.replaceAll(" ", "-")}`;
       const stub = await followed(metric);
       await stub.deliveryPlan(metric);
-      await followed(`${metric}.unleased`);
+      const unleased = `${metric}.unleased`;
+      await followed(unleased);
+      const epochOf = (name: string) => summaryShardStub(env, shardOfKey(name)).planEpoch();
+      const before = await epochOf(metric);
 
-      let answered = false;
-      const registered = timed(() => register(metric)).finally(() => {
-        answered = true;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(answered).toBe(false);
+      expect(await timed(() => register(metric))).toBeLessThan(leaseMs / 2);
+      expect(await epochOf(metric)).toBe(before + 1);
       expect((await stub.deliveryPlan(metric)).leaseMs).toBeUndefined();
-      expect(await registered).toBeGreaterThan(leaseMs - 100);
 
-      // No lease out: the next answers at once.
-      expect(await timed(() => register(`${metric}.unleased`))).toBeLessThan(leaseMs / 2);
+      // No lease out: nothing to revoke.
+      const unleasedBefore = await epochOf(unleased);
+      await register(unleased);
+      expect(await epochOf(unleased)).toBe(unleasedBefore);
     },
   );
 

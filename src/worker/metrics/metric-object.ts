@@ -4,6 +4,7 @@ import { migrateSchema, type SchemaSteps } from "../common/sql-migrations";
 import { countingRequests } from "../common/usage";
 import { readConfig } from "../config";
 import type { RestCall } from "../rules/evaluation/compile-rule";
+import { revokeLeasedPlans } from "../summary/plan-epoch-requests";
 import { publishSummary } from "../summary/summary-publish";
 import type { MetricFigures, ObserverSnapshot } from "../summary/summary-update";
 import type { DatumRow } from "../vocabulary/datum";
@@ -183,8 +184,8 @@ export class MetricObject extends DurableObject<Env> {
     }
     if (observers.count() >= maxObservers) return { outcome: "limit-reached" };
     const observer = observers.insert(registration, secret);
-    // From here on no lease is granted; a batch planned before may still use one.
-    await this.leases.waitOut();
+    // From here on no lease is granted; a batch planned before must not use one.
+    await this.revokeLeases();
     return this.published({ outcome: "created", observer });
   }
 
@@ -271,7 +272,7 @@ export class MetricObject extends DurableObject<Env> {
     await this.ensureMetric(name);
     this.sql.exec("INSERT OR IGNORE INTO rule_reader (rule_id) VALUES (?)", ruleId);
     // The rule reads every datum accepted from now on, also those a lease granted before would skip it for.
-    await this.leases.waitOut();
+    await this.revokeLeases();
     await this.published(undefined);
   }
 
@@ -289,7 +290,7 @@ export class MetricObject extends DurableObject<Env> {
         call.method,
       );
     });
-    await this.leases.waitOut();
+    await this.revokeLeases();
     await this.published(undefined);
   }
 
@@ -385,6 +386,25 @@ export class MetricObject extends DurableObject<Env> {
     return this.sql.exec<MetricRow>("SELECT name, description, unit, listed FROM metric").toArray()[0];
   }
 
+  /**
+   * Makes the plans leased so far untrusted by every consumer, once the plan changed: through the
+   * plan epoch of the metric's summary shard, or, when that cannot be advanced, by waiting until
+   * they ended (see src/worker/delivery/plan-cache.ts).
+   */
+  private async revokeLeases(): Promise<void> {
+    if (this.leases.remainingMs() === 0) return;
+    const name = this.metricRow()?.name;
+    try {
+      if (name !== undefined) return await revokeLeasedPlans(this.env, [name]);
+    } catch (error) {
+      console.error(
+        "leased plans not revoked, waiting for them to end:",
+        error instanceof Error ? error.message : error,
+      );
+    }
+    await this.leases.waitOut();
+  }
+
   /** Tells the catalog about the (existing) metric unless it already knows. */
   private async listInCatalog(): Promise<void> {
     const metric = this.metricRow()!;
@@ -399,5 +419,5 @@ export class MetricObject extends DurableObject<Env> {
 
 /** The Durable Object that holds the metric `name`. */
 export function metricStub(env: Env, name: string): DurableObjectStub<MetricObject> {
-  return countingRequests(env.METRIC.get(env.METRIC.idFromName(name)));
+  return countingRequests(env.METRIC.get(env.METRIC.idFromName(name)), "METRIC");
 }

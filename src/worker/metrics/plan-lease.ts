@@ -6,9 +6,10 @@ export const planLeaseSchema = `
 /**
  * The leases a metric's object granted on its plan (see src/worker/delivery/plan-cache.ts): while
  * one may be out, a consumer isolate delivers the metric's data by a plan it got earlier. The
- * object writes down when the latest ends, so that a change to the plan that must reach every
- * later datum (a new observer, a new rule reader, a new selector observer) answers only once it
- * ended, even across a restart of the object. Waits are measured on the object's clock, and never
+ * object writes down when the latest ends, even across a restart, so that a change to the plan
+ * that must reach every later datum (a new observer, a new rule reader, a new selector observer)
+ * knows whether a lease may be out to revoke, and, where revoking failed, answers only once every
+ * lease ended. Waits are measured on the object's clock, and never
  * exceed a lease's length: a clock set back does not hold a registration up for longer. The clock
  * is performance.now(), which in Workers reads the time since the epoch as Date.now() does, and
  * which tests that set the date leave alone.

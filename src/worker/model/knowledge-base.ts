@@ -203,5 +203,5 @@ export class KnowledgeBase extends DurableObject<Env> {
 
 /** The one knowledge base of the service. */
 export function knowledgeBase(env: Env): DurableObjectStub<KnowledgeBase> {
-  return countingRequests(env.KNOWLEDGE_BASE.getByName("model"));
+  return countingRequests(env.KNOWLEDGE_BASE.getByName("model"), "KNOWLEDGE_BASE");
 }

@@ -176,5 +176,5 @@ export class SelectorObserverObject extends DurableObject<Env> {
 
 /** The Durable Object that holds the selector observer `id`. */
 export function selectorObserverStub(env: Env, id: string): DurableObjectStub<SelectorObserverObject> {
-  return countingRequests(env.SELECTOR_OBSERVER.get(env.SELECTOR_OBSERVER.idFromName(id)));
+  return countingRequests(env.SELECTOR_OBSERVER.get(env.SELECTOR_OBSERVER.idFromName(id)), "SELECTOR_OBSERVER");
 }

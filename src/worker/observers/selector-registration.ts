@@ -2,6 +2,7 @@ import { metricCatalogStub } from "../metrics/metric-catalog";
 import { metricStub } from "../metrics/metric-object";
 import { observerAddress } from "../metrics/observer-schema";
 import { sleep } from "../metrics/plan-lease";
+import { revokeLeasedPlans } from "../summary/plan-epoch-requests";
 import type { SelectorEntry } from "../vocabulary/delivery";
 import { type SelectorObserverView, selectorObserverStub } from "./selector-observer-object";
 import { type SelectorObserverRegistration, type SelectorSpec, specOf, targetOf } from "./selector-observer-schema";
@@ -57,15 +58,27 @@ async function tellMetrics<Answer>(
   return answers;
 }
 
+/**
+ * Makes the plans `leased` metrics leased without the new observer untrusted (see
+ * src/worker/delivery/plan-cache.ts), or, where that fails, waits `leasesLeftMs` until they ended.
+ */
+async function revokeOrWaitOut(env: Env, leased: readonly string[], leasesLeftMs: number): Promise<void> {
+  try {
+    return await revokeLeasedPlans(env, leased);
+  } catch (error) {
+    console.error("leased plans not revoked, waiting for them to end:", error instanceof Error ? error.message : error);
+  }
+  await sleep(leasesLeftMs);
+}
+
 export type SelectorRegistrationResult = { outcome: "created" | "existing"; observer: SelectorObserverView };
 
 /**
  * Registers a selector observer, or finds the one of the same identity. The observer's own object
  * is made first, then the catalog lists it and every metric's object is told: once this returns,
  * each batch of any metric's data names it in its plan (a metric created later learns of it from
- * the catalog as it is listed), so it gets every datum accepted from now on: it answers only once
- * the plans the metrics leased without it have ended (see src/worker/delivery/plan-cache.ts), which
- * each metric's object tells, measured on its clock from when it was told. Telling the metrics is
+ * the catalog as it is listed), so it gets every datum accepted from now on: the plans the metrics
+ * leased without it are revoked before it answers (see src/worker/delivery/plan-cache.ts). Telling the metrics is
  * idempotent, and a registration of the same observer again tells them again: a registration that
  * failed half-way is completed by the client's retry.
  */
@@ -92,7 +105,11 @@ export async function registerSelectorObserver(
   }
   const entry = entryOf(id, spec);
   const leasesLeftMs = await tellMetrics(listed.names, (name) => metricStub(env, name).keepSelectorObserver(entry));
-  await sleep(leasesLeftMs.reduce((longest, ms) => Math.max(longest, ms), 0));
+  await revokeOrWaitOut(
+    env,
+    listed.names.filter((_, index) => leasesLeftMs[index]! > 0),
+    Math.max(0, ...leasesLeftMs),
+  );
   return { outcome: existing ? "existing" : "created", observer };
 }
 

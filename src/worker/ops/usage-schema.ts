@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { intakeRoutes, type usage } from "../common/usage";
+import { countedBindings, intakeRoutes, type usage } from "../common/usage";
 
 const count = (description: string) => z.int().min(0).meta({ description });
 
@@ -17,7 +17,14 @@ export const usageSchema = z
   .strictObject({
     since: z.iso.datetime().meta({ description: "When this instance started counting." }),
     dataAccepted: count("Data accepted by the intake."),
-    durableObjectRequests: count("Calls to the per-metric storage objects."),
+    durableObjectRequests: count("Calls to Durable Objects, of every class: each RPC call is one request."),
+    durableObjectRequestsByBinding: z
+      .strictObject(
+        Object.fromEntries(countedBindings.map((binding) => [binding, count(`Calls to the ${binding} objects.`)])) as {
+          [B in (typeof countedBindings)[number]]: ReturnType<typeof count>;
+        },
+      )
+      .meta({ description: "The same calls, per Durable Object binding (class)." }),
     queueMessagesWritten: count("Queue messages sent to the intake queue."),
     queueMessagesRead: count("Queue messages received by the consumers."),
     outboundRequests: count("HTTP requests made to observers and to the relay."),

@@ -290,5 +290,5 @@ export class RuleObject extends DurableObject<Env> {
 
 /** The Durable Object that holds the rule `id`. */
 export function ruleStub(env: Env, id: string): DurableObjectStub<RuleObject> {
-  return countingRequests(env.RULE.get(env.RULE.idFromName(id)));
+  return countingRequests(env.RULE.get(env.RULE.idFromName(id)), "RULE");
 }

@@ -172,5 +172,5 @@ async function unwire(env: Env, rule: CompiledRule): Promise<void> {
 
 /** The one registry of the service. */
 export function ruleRegistry(env: Env): DurableObjectStub<RuleRegistry> {
-  return countingRequests(env.RULE_REGISTRY.getByName("rules"));
+  return countingRequests(env.RULE_REGISTRY.getByName("rules"), "RULE_REGISTRY");
 }

@@ -2,6 +2,7 @@ import { recentDataKept } from "../metrics/kept-entries";
 import type { BatchIntake } from "../metrics/metric-object";
 import { minuteOf } from "../metrics/recent-data";
 import type { DatumRow } from "../vocabulary/datum";
+import { unlabelledRowsJson } from "../vocabulary/row-json";
 
 /*
  * Data consumed under a plan lease (see src/worker/delivery/plan-cache.ts), which the metric's
@@ -32,4 +33,21 @@ export function mergeIntakes(earlier: BatchIntake, later: BatchIntake): BatchInt
   for (const [minute, data] of [...earlier.counts, ...later.counts])
     counts.set(minute, (counts.get(minute) ?? 0) + data);
   return { latest, counts: [...counts] };
+}
+
+/**
+ * A batch's intakes for one summary shard as one JSON text, which the shard stores with one
+ * statement and which crosses to it as a string rather than as many small arrays: an array of
+ * [metric, its latest rows as JSON text (without their labels), its counts as JSON text, its
+ * lease's end].
+ */
+export function packLeasedIntakes(intakes: readonly LeasedIntake[]): string {
+  return JSON.stringify(
+    intakes.map(({ metric, latest, counts, leaseEndsAt }) => [
+      metric,
+      unlabelledRowsJson(latest),
+      JSON.stringify(counts),
+      leaseEndsAt,
+    ]),
+  );
 }

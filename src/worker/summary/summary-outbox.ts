@@ -1,5 +1,5 @@
 import { getOrCreate } from "../common/get-or-create";
-import { type LeasedIntake, mergeIntakes } from "./leased-intake";
+import { type LeasedIntake, mergeIntakes, packLeasedIntakes } from "./leased-intake";
 import { shardOfKey } from "./shard-key";
 import { summaryShardStub } from "./summary-shard";
 import type { MetricFigures, ObserverSnapshot, SummaryUpdate } from "./summary-update";
@@ -49,6 +49,12 @@ function restoreLeasedIntake(intake: LeasedIntake): void {
   if (since !== undefined) noteLeasedIntake(since);
 }
 
+/** One shard's share of what is pending: its update, and the leased intakes packed into it. */
+interface ShardWrite {
+  update: SummaryUpdate & Required<Pick<SummaryUpdate, "metrics" | "observers">>;
+  intakes: LeasedIntake[];
+}
+
 /**
  * The pending versions by shard: a metric, its observers and its leased intake in the metric's
  * shard; a selector observer's report travels with them, in its own shard if the write touches it,
@@ -58,23 +64,26 @@ function byShard(
   metrics: readonly MetricFigures[],
   observers: readonly ObserverSnapshot[],
   intakes: readonly LeasedIntake[],
-): Map<number, SummaryUpdate> {
-  const updates = new Map<number, Required<Pick<SummaryUpdate, "metrics" | "observers" | "leasedIntakes">>>();
-  const updateOf = (shard: number) =>
-    getOrCreate(updates, shard, () => ({ metrics: [], observers: [], leasedIntakes: [] }));
-  for (const figures of metrics) updateOf(shardOfKey(figures.name)).metrics.push(figures);
-  for (const intake of intakes) updateOf(shardOfKey(intake.metric)).leasedIntakes.push(intake);
+): Map<number, ShardWrite> {
+  const writes = new Map<number, ShardWrite>();
+  const writeOf = (shard: number) =>
+    getOrCreate(writes, shard, () => ({ update: { metrics: [], observers: [] }, intakes: [] }));
+  for (const figures of metrics) writeOf(shardOfKey(figures.name)).update.metrics.push(figures);
+  for (const intake of intakes) writeOf(shardOfKey(intake.metric)).intakes.push(intake);
   const selectorObservers: ObserverSnapshot[] = [];
   for (const snapshot of observers) {
     if (snapshot.metric === undefined) selectorObservers.push(snapshot);
-    else updateOf(shardOfKey(snapshot.metric)).observers.push(snapshot);
+    else writeOf(shardOfKey(snapshot.metric)).update.observers.push(snapshot);
   }
   for (const snapshot of selectorObservers) {
     const home = shardOfKey(snapshot.id);
-    const [firstTouched] = updates.keys();
-    updateOf(updates.has(home) || firstTouched === undefined ? home : firstTouched).observers.push(snapshot);
+    const [firstTouched] = writes.keys();
+    writeOf(writes.has(home) || firstTouched === undefined ? home : firstTouched).update.observers.push(snapshot);
   }
-  return updates;
+  for (const { update, intakes: shardIntakes } of writes.values()) {
+    if (shardIntakes.length > 0) update.leasedIntakes = packLeasedIntakes(shardIntakes);
+  }
+  return writes;
 }
 
 /** Writes what is pending; what a shard did not take stays pending for the next batch's write. */
@@ -86,14 +95,14 @@ export async function flushSummary(env: Env): Promise<void> {
   pendingObservers.clear();
   pendingIntakes.clear();
   await Promise.all(
-    [...byShard(metrics, observers, intakes)].map(async ([shard, update]) => {
+    [...byShard(metrics, observers, intakes)].map(async ([shard, { update, intakes: shardIntakes }]) => {
       try {
         await summaryShardStub(env, shard).apply(update);
       } catch (error) {
         console.error("summary not updated:", error instanceof Error ? error.message : error);
-        for (const figures of update.metrics ?? []) noteMetricFigures(figures);
-        noteObserverSnapshots(update.observers ?? []);
-        for (const intake of update.leasedIntakes ?? []) restoreLeasedIntake(intake);
+        for (const figures of update.metrics) noteMetricFigures(figures);
+        noteObserverSnapshots(update.observers);
+        for (const intake of shardIntakes) restoreLeasedIntake(intake);
       }
     }),
   );

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { replaceMetricObject } from "../../../test/api/support/metric-objects";
 import { metricStub } from "../metrics/metric-object";
 import { minuteOf } from "../metrics/recent-data";
-import type { LeasedIntake } from "./leased-intake";
+import { type LeasedIntake, packLeasedIntakes } from "./leased-intake";
 import { PendingIntake } from "./pending-intake";
 import { figures, snapshot } from "./summary-fixtures";
 import type { SummaryShard } from "./summary-shard";
@@ -16,6 +16,18 @@ const freshShard = () => env.SUMMARY_SHARD.getByName(`summary-shard-test-${++sha
 const t0 = Date.UTC(2031, 0, 2, 3, 4, 5);
 
 describe("SummaryShard", () => {
+  it("advances its plan epoch, one step a revocation, and keeps it on disk", async () => {
+    const shard = freshShard();
+    expect(await shard.planEpoch()).toBe(0);
+    expect(await shard.revokeLeasedPlans()).toBe(1);
+    expect(await shard.revokeLeasedPlans()).toBe(2);
+    const stored = await runInDurableObject(shard, (_, state) =>
+      state.storage.sql.exec<{ epoch: number }>("SELECT epoch FROM plan_epoch").one(),
+    );
+    expect(stored.epoch).toBe(2);
+    expect(await shard.planEpoch()).toBe(2);
+  });
+
   it("keeps the latest version of a metric and of an observer, whatever the order they arrive in", async () => {
     const shard = freshShard();
     await shard.apply({
@@ -92,8 +104,10 @@ describe("SummaryShard's leased intake", () => {
     const shard = freshShard();
     const [metric, later] = ["shard-intake.cpu", "shard-intake.mem"];
     const now = performance.now();
-    await shard.apply({ leasedIntakes: [intake(metric, ["a", "b"], now + 200), intake(later, ["x"], now + 60_000)] });
-    await shard.apply({ leasedIntakes: [intake(metric, ["b", "c"], now + 200)] });
+    await shard.apply({
+      leasedIntakes: packLeasedIntakes([intake(metric, ["a", "b"], now + 200), intake(later, ["x"], now + 60_000)]),
+    });
+    await shard.apply({ leasedIntakes: packLeasedIntakes([intake(metric, ["b", "c"], now + 200)]) });
 
     await expect.poll(() => accepted(metric), { timeout: 5_000, interval: 50 }).toBe(4);
     expect(await recentIds(metric)).toEqual(["c", "b", "a"]);
@@ -112,7 +126,10 @@ describe("SummaryShard's leased intake", () => {
     replaceMetricObject(failing, { recordIntake: () => Promise.reject(new Error("object unavailable")) });
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     await shard.apply({
-      leasedIntakes: [intake(told, ["a"], performance.now()), intake(failing, ["b"], performance.now())],
+      leasedIntakes: packLeasedIntakes([
+        intake(told, ["a"], performance.now()),
+        intake(failing, ["b"], performance.now()),
+      ]),
     });
     await expect.poll(() => accepted(told), { timeout: 5_000, interval: 50 }).toBe(1);
 
@@ -134,7 +151,7 @@ describe("SummaryShard's leased intake", () => {
   it("forgets a removed metric's pending intake", async () => {
     const shard = freshShard();
     const metric = "shard-intake.removed";
-    await shard.apply({ leasedIntakes: [intake(metric, ["a"], performance.now() + 60_000)] });
+    await shard.apply({ leasedIntakes: packLeasedIntakes([intake(metric, ["a"], performance.now() + 60_000)]) });
     expect(await pendingOf(shard)).toBeDefined();
     await shard.apply({ removedMetrics: [{ key: metric, at: Date.now() }] });
     expect(await pendingOf(shard)).toBeUndefined();

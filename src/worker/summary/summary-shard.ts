@@ -4,6 +4,7 @@ import { countingRequests } from "../common/usage";
 import { readConfig } from "../config";
 import { metricStub } from "../metrics/metric-object";
 import { type DueIntake, PendingIntake, pendingIntakeSchema } from "./pending-intake";
+import { PlanEpochs, planEpochSchema } from "./plan-epochs";
 import { summaryShardCount } from "./shard-key";
 import type {
   MetricFigures,
@@ -35,6 +36,7 @@ const schemaSteps: SchemaSteps = [
    );
    CREATE INDEX observer_of_metric ON observer (metric);`,
   pendingIntakeSchema,
+  planEpochSchema,
 ];
 
 /** The most metrics an alarm tells at once: its requests stay far below an invocation's subrequest limit. */
@@ -75,18 +77,30 @@ type ObserverRow = {
 export class SummaryShard extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly pending: PendingIntake;
+  private readonly epochs: PlanEpochs;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     migrateSchema(ctx.storage, schemaSteps);
     this.pending = new PendingIntake(this.sql, () => readConfig(env).PLAN_LEASE_MS);
+    this.epochs = new PlanEpochs(this.sql);
+  }
+
+  /** The plan epoch of the shard's metrics (see plan-epochs.ts). */
+  planEpoch(): number {
+    return this.epochs.current();
+  }
+
+  /** Ends the trust in every plan of the shard's metrics leased so far (see plan-epochs.ts). */
+  revokeLeasedPlans(): number {
+    return this.epochs.advance();
   }
 
   /** Takes every version in `update` that is later than what the shard has, and its leased intake, in one transaction. */
   async apply(update: SummaryUpdate): Promise<void> {
     this.ctx.storage.transactionSync(() => {
-      this.pending.add(update.leasedIntakes ?? [], performance.now());
+      if (update.leasedIntakes !== undefined) this.pending.add(update.leasedIntakes, performance.now());
       for (const figures of update.metrics ?? []) this.putMetric(figures);
       for (const state of update.metricStates ?? []) this.putMetricState(state);
       for (const snapshot of update.observers ?? []) this.putObserver(snapshot);
@@ -96,7 +110,7 @@ export class SummaryShard extends DurableObject<Env> {
       this.sql.exec("DELETE FROM metric WHERE removed = 1 AND at < ?", forgotten);
       this.sql.exec("DELETE FROM observer WHERE removed = 1 AND at < ?", forgotten);
     });
-    if (update.leasedIntakes?.length) await this.scheduleAlarm();
+    if (update.leasedIntakes !== undefined) await this.scheduleAlarm();
   }
 
   /**
@@ -223,5 +237,5 @@ export class SummaryShard extends DurableObject<Env> {
 /** The summary shard `index` (0 to summaryShardCount - 1). */
 export function summaryShardStub(env: Env, index: number): DurableObjectStub<SummaryShard> {
   if (!(index >= 0 && index < summaryShardCount)) throw new RangeError(`no summary shard ${index}`);
-  return countingRequests(env.SUMMARY_SHARD.get(env.SUMMARY_SHARD.idFromName(`summary-${index}`)));
+  return countingRequests(env.SUMMARY_SHARD.get(env.SUMMARY_SHARD.idFromName(`summary-${index}`)), "SUMMARY_SHARD");
 }

@@ -1,6 +1,5 @@
 import type { ObserverReport } from "../metrics/observer-schema";
 import type { SelectorSpec } from "../observers/selector-observer-schema";
-import type { LeasedIntake } from "./leased-intake";
 
 /*
  * What the overview's summary is made of, as the objects that own each part hand it over: a
@@ -53,8 +52,8 @@ export interface SummaryUpdate {
   observers?: ObserverSnapshot[];
   removedMetrics?: Removal[];
   removedObservers?: Removal[];
-  /** Data a consumer batch delivered by leased plans, for the metrics' objects (see pending-intake.ts). */
-  leasedIntakes?: LeasedIntake[];
+  /** Data a consumer batch delivered by leased plans, for the metrics' objects (see pending-intake.ts), packed by packLeasedIntakes. */
+  leasedIntakes?: string;
 }
 
 /** A shard's content: live metrics and observers, and the removals of selector observers (which may be copied elsewhere). */
