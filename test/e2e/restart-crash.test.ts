@@ -28,8 +28,12 @@ const requests = 50;
 const dataPerRequest = 100;
 /** Requests in flight at once: the data come faster than the consumer's batches take them. */
 const concurrency = 5;
-/** How soon after the last 204 the launcher must be killed. */
-const killWithinMs = 50;
+/**
+ * How soon after the last 204 the launcher must be killed: the two are one synchronous turn apart,
+ * but a loaded machine can deschedule this process between them (56 ms was seen). What the test
+ * needs, accepted data still undelivered at the kill, is checked on its own below.
+ */
+const killWithinMs = 250;
 const metric = "restart.crash";
 
 let stateDir: string;
