@@ -100,21 +100,28 @@ function influxLines(runs: readonly MetricRun[], changes?: LabelChanges): string
   const changed = labelChanger(changes);
   const lines: (string | Point)[] = [];
   const points = new Map<string, Point>();
+  // A payload's data share few times (an agent's scrape stamps a whole batch alike): each is written once.
+  const times = new Map<number, string | null>();
   for (const [metric, rows] of runs) {
-    const heads = new Map<SeriesLabels | string, string | undefined>();
+    // null: the series has no head that can be written.
+    const heads = new Map<SeriesLabels | string, string | null>();
     for (const [, timestamp, value, resourceId, labels] of rows) {
-      const time = nanosecondsText(timestamp);
+      let time = times.get(timestamp);
+      if (time === undefined) {
+        time = nanosecondsText(timestamp) ?? null;
+        times.set(timestamp, time);
+      }
       const line = labels?.line;
       const [, field, type] = line ?? defaultField;
       const written = fieldValue(value, type);
-      if (time === undefined || written === undefined) continue;
+      if (time === null || written === undefined) continue;
       const source = labels ?? resourceId;
       let head = heads.get(source);
-      if (!heads.has(source)) {
-        head = lineHead(line?.[0] ?? metric, changed(labels?.pairs ?? [["resourceId", resourceId]]));
+      if (head === undefined) {
+        head = lineHead(line?.[0] ?? metric, changed(labels?.pairs ?? [["resourceId", resourceId]])) ?? null;
         heads.set(source, head);
       }
-      if (head === undefined) continue;
+      if (head === null) continue;
       if (line === undefined) {
         lines.push(`${head} value=${written} ${time}\n`);
         continue;
