@@ -18,7 +18,7 @@ import { type ObserverChangeResult, ObserverDesk, type RetryNowResult } from "./
 import type { ObserverChange, ObserverRegistration, ObserverReport, PublicObserver } from "./observer-schema";
 import { observerSchema } from "./observer-store";
 import { PlanLeases, planLeaseSchema } from "./plan-lease";
-import { type MinuteCount, RecentData, recentDataSchema } from "./recent-data";
+import { type MinuteCount, RecentData, type RowBlock, recentDataSchema } from "./recent-data";
 
 export type ObserverRegistrationResult =
   | { outcome: "created" | "existing"; observer: PublicObserver }
@@ -31,6 +31,12 @@ export type ObserverRegistrationResult =
  */
 export interface BatchIntake {
   latest: DatumRow[];
+  counts: MinuteCount[];
+}
+
+/** Data consumed under plan leases, as their summary shard hands them over: blocks of rows in the order consumed, and the counts per minute. */
+export interface LeasedIntakeBlocks {
+  blocks: RowBlock[];
   counts: MinuteCount[];
 }
 
@@ -244,13 +250,23 @@ export class MetricObject extends DurableObject<Env> {
   }
 
   /**
-   * Records consumed data among the metric's recent data, creating the metric if it does not
-   * exist: a batch's (see deliveryPlan), or those consumed under plan leases, which the metric's
-   * summary shard hands over once a lease ended; answers its figures for the summary.
+   * Records a batch's consumed data among the metric's recent data (see deliveryPlan), creating the
+   * metric if it does not exist; answers its figures for the summary.
    */
   async recordIntake(name: string, intake: BatchIntake): Promise<MetricFigures> {
     await this.ensureMetric(name);
     this.recent.record(intake.latest, intake.counts, Date.now());
+    return this.summaryFigures()!;
+  }
+
+  /**
+   * Records data consumed under plan leases, which the metric's summary shard hands over once a
+   * lease ended, as the shard kept them (see RecentData.recordBlocks), creating the metric if it
+   * does not exist; answers its figures for the summary.
+   */
+  async recordLeasedIntake(name: string, intake: LeasedIntakeBlocks): Promise<MetricFigures> {
+    await this.ensureMetric(name);
+    this.recent.recordBlocks(intake.blocks, intake.counts, Date.now());
     return this.summaryFigures()!;
   }
 

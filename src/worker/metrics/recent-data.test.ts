@@ -43,6 +43,27 @@ describe("RecentData", () => {
     expect(blocks).toBe(recentDataKept / 2);
   });
 
+  it("records blocks handed over as they were kept, only those holding some of the latest data, counting every datum", async () => {
+    const block = (from: number, to: number) => ({ json: JSON.stringify(rows(from, to)), rows: to - from + 1 });
+    const { latest, blocks, total } = await runInDurableObject(env.METRIC.getByName("recent.blocks"), (_, state) => {
+      const recent = new RecentData(state.storage.sql);
+      // The last block brings d1650 again, as a batch consumed again would.
+      recent.recordBlocks(
+        [block(1, 600), block(601, 1_600), block(1_601, 1_700), block(1_650, 1_650)],
+        counted(1_701, 0),
+        0,
+      );
+      const count = state.storage.sql.exec<{ count: number }>("SELECT COUNT(*) AS count FROM recent_block").one();
+      return { latest: recent.latest(recentDataKept), blocks: count.count, total: recent.total() };
+    });
+    expect(latest[0]?.[0]).toBe("d1650");
+    expect(latest.slice(1, 3).map(([id]) => id)).toEqual(["d1700", "d1699"]);
+    expect(new Set(latest.map(([id]) => id)).size).toBe(recentDataKept);
+    expect(latest.at(-1)?.[0]).toBe("d701");
+    expect(blocks).toBe(3);
+    expect(total).toBe(1_701);
+  });
+
   it("keeps a datum once when its batch is consumed again", async () => {
     const latest = await withRecentData("recent.again", (recent) => {
       recent.record(rows(1, 3), counted(3, 0), 0);

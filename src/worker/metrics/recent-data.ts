@@ -15,6 +15,12 @@ export function minuteOf(epochMs: number): number {
 /** How many data were accepted in a minute (see minuteOf). */
 export type MinuteCount = readonly [minute: number, data: number];
 
+/** Rows as JSON text that JSON.parse reads back to rows without labels, and how many they are. */
+export interface RowBlock {
+  json: string;
+  rows: number;
+}
+
 /** A row as recent data keep it: `/metrics/:id/data` shows no labels, so they are not stored. */
 const withoutLabels = (row: DatumRow): DatumRow => (row.length === 4 ? row : [row[0], row[1], row[2], row[3]]);
 
@@ -48,7 +54,23 @@ export class RecentData {
    * again after a failure brings the same datum ids, which are shown once. Their labels are left out.
    */
   record(latest: readonly DatumRow[], counts: readonly MinuteCount[], now: number): void {
-    if (latest.length > 0) this.appendBlock(latest.map(withoutLabels));
+    if (latest.length > 0) this.appendBlock(rowsJson(latest.map(withoutLabels)), latest.length);
+    this.countAccepted(counts, now);
+  }
+
+  /**
+   * Records data consumed under plan leases as their summary shard kept them: `blocks` in the order
+   * they were consumed, each written as it is (only those that hold some of the latest
+   * `recentDataKept` rows), and `counts` as in record().
+   */
+  recordBlocks(blocks: readonly RowBlock[], counts: readonly MinuteCount[], now: number): void {
+    let first = blocks.length;
+    for (let rows = 0; first > 0 && rows < recentDataKept; ) rows += blocks[--first]!.rows;
+    for (const block of blocks.slice(first)) if (block.rows > 0) this.appendBlock(block.json, block.rows);
+    this.countAccepted(counts, now);
+  }
+
+  private countAccepted(counts: readonly MinuteCount[], now: number): void {
     let total = 0;
     for (const [minute, data] of counts) {
       total += data;
@@ -111,13 +133,13 @@ export class RecentData {
     this.sql.exec("DELETE FROM accepted_total");
   }
 
-  /** Adds a block, and drops the blocks that hold none of the latest `recentDataKept` rows. */
-  private appendBlock(rows: readonly DatumRow[]): void {
+  /** Adds a block of `rows` rows, and drops the blocks that hold none of the latest `recentDataKept` rows. */
+  private appendBlock(json: string, rows: number): void {
     const before = this.sql
       .exec<{ upto: number }>("SELECT upto FROM recent_block ORDER BY seq DESC LIMIT 1")
       .toArray()[0];
-    const upto = (before?.upto ?? 0) + rows.length;
-    this.sql.exec("INSERT INTO recent_block (rows, upto) VALUES (?, ?)", rowsJson(rows), upto);
+    const upto = (before?.upto ?? 0) + rows;
+    this.sql.exec("INSERT INTO recent_block (rows, upto) VALUES (?, ?)", json, upto);
     this.sql.exec("DELETE FROM recent_block WHERE upto <= ?", upto - recentDataKept);
   }
 }

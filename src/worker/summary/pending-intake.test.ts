@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { minuteOf } from "../metrics/recent-data";
 import type { DatumRow } from "../vocabulary/datum";
 import { type LeasedIntake, packLeasedIntakes } from "./leased-intake";
-import { PendingIntake } from "./pending-intake";
+import { type DueIntake, PendingIntake } from "./pending-intake";
 
 const t0 = Date.UTC(2031, 0, 2, 3, 4, 5);
 const leaseMs = 2_000;
@@ -26,7 +26,7 @@ function withPending<Result>(work: (pending: PendingIntake) => Result): Promise<
 }
 
 describe("PendingIntake", () => {
-  it("makes a metric due once a lease ended, with all it has pending merged in the order it came", async () => {
+  it("makes a metric due once a lease ended, with all it has pending in the order it came", async () => {
     const due = await withPending((pending) => {
       pending.add(packLeasedIntakes([intake("m", ["a", "b"], t0 + 500), intake("n", ["x"], t0 + 1_000)]), t0);
       pending.add(packLeasedIntakes([intake("m", ["b", "c"], t0 + 1_500)]), t0 + 100);
@@ -41,7 +41,13 @@ describe("PendingIntake", () => {
     expect(due.next).toBe(t0 + 500);
     expect(due.before).toEqual([]);
     expect(due.at).toEqual([
-      { metric: "m", intake: { latest: [kept("a"), kept("b"), kept("c")], counts: [[minuteOf(t0), 4]] }, seqs: [1, 3] },
+      { metric: "m", intake: { blocks: expect.any(Array), counts: [[minuteOf(t0), 4]] }, seqs: [1, 3] },
+    ]);
+    // Each batch's rows as they were kept, for the metric's object to store as they are.
+    const [first] = due.at as [DueIntake];
+    expect(first.intake.blocks.map(({ json, rows }) => [JSON.parse(json), rows])).toEqual([
+      [[kept("a"), kept("b")], 2],
+      [[kept("b"), kept("c")], 2],
     ]);
     expect(due.both).toEqual(["m", "n"]);
     expect(due.limited).toEqual(["m"]);
@@ -66,7 +72,9 @@ describe("PendingIntake", () => {
     });
     expect(left.now).toEqual([]);
     expect(left.next).toBe(t0 + 10_000);
-    expect(left.later.map(({ metric, intake }) => [metric, intake.latest])).toEqual([["n", [kept("b")]]]);
+    expect(left.later.map(({ metric, intake }) => [metric, intake.blocks.map(({ json }) => JSON.parse(json))])).toEqual(
+      [["n", [[kept("b")]]]],
+    );
     expect(await withPending((pending) => pending.nextDueAt())).toBeUndefined();
   });
 });

@@ -1,6 +1,5 @@
-import type { BatchIntake } from "../metrics/metric-object";
-import type { DatumRow } from "../vocabulary/datum";
-import { mergeIntakes } from "./leased-intake";
+import type { LeasedIntakeBlocks } from "../metrics/metric-object";
+import type { MinuteCount } from "../metrics/recent-data";
 
 /** The pending intake's table: a schema step of the summary shard. */
 export const pendingIntakeSchema = `
@@ -16,20 +15,22 @@ export const pendingIntakeSchema = `
   CREATE INDEX pending_intake_due ON pending_intake (due_at);
 `;
 
-/** A metric's pending intake, merged in the order it came, and the rows it was merged from. */
+/** A metric's pending intake, as its object takes it, and the rows it was read from. */
 export interface DueIntake {
   metric: string;
-  intake: BatchIntake;
+  intake: LeasedIntakeBlocks;
   seqs: number[];
 }
 
-type PendingRow = { seq: number; latest: string; counts: string };
+type PendingRow = { seq: number; latest: string; counts: string; rows: number };
 
 /**
  * Data consumed under plan leases that their metrics' objects have yet to be told, on the summary
  * shard's disk: one row per batch and metric, kept until the metric's object confirmed it recorded
  * them. A metric is due once one of its leases ended; it is then told all it has pending, so that
- * it gets a request per lease rather than per batch.
+ * it gets a request per lease rather than per batch: each batch's rows as the JSON text they were
+ * kept in, which its object stores as they are (its recent data hide an earlier batch's datum that
+ * a later batch brings again), so that the hand-over neither parses nor writes them again.
  */
 export class PendingIntake {
   constructor(
@@ -68,15 +69,23 @@ export class PendingIntake {
       )
       .toArray();
     return metrics.map(({ metric }) => {
-      const rows = this.sql
-        .exec<PendingRow>("SELECT seq, latest, counts FROM pending_intake WHERE metric = ? ORDER BY seq", metric)
+      const pending = this.sql
+        .exec<PendingRow>(
+          `SELECT seq, latest, counts, json_array_length(latest) AS rows FROM pending_intake
+           WHERE metric = ? ORDER BY seq`,
+          metric,
+        )
         .toArray();
-      const intake = rows.reduce<BatchIntake>(
-        (merged, row) =>
-          mergeIntakes(merged, { latest: JSON.parse(row.latest) as DatumRow[], counts: JSON.parse(row.counts) }),
-        { latest: [], counts: [] },
-      );
-      return { metric, intake, seqs: rows.map((row) => row.seq) };
+      const counts = new Map<number, number>();
+      for (const row of pending) {
+        for (const [minute, data] of JSON.parse(row.counts) as MinuteCount[])
+          counts.set(minute, (counts.get(minute) ?? 0) + data);
+      }
+      return {
+        metric,
+        intake: { blocks: pending.map(({ latest, rows }) => ({ json: latest, rows })), counts: [...counts] },
+        seqs: pending.map((row) => row.seq),
+      };
     });
   }
 

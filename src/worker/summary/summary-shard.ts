@@ -148,7 +148,7 @@ export class SummaryShard extends DurableObject<Env> {
 
   private async tell({ metric, intake, seqs }: DueIntake, now: number): Promise<void> {
     try {
-      const figures = await metricStub(this.env, metric).recordIntake(metric, intake);
+      const figures = await metricStub(this.env, metric).recordLeasedIntake(metric, intake);
       this.ctx.storage.transactionSync(() => {
         this.pending.settle(seqs);
         this.putMetric(figures);
