@@ -6,7 +6,7 @@ import { addObserver, declareMetric, metricPath, observersPath } from "../../../
 import { utf8, verifiesSignature } from "../../../test/api/support/webhooks";
 import { readIntakeMessage } from "../intake/queue-message-bytes";
 import { shardOfKey } from "../summary/shard-key";
-import { summaryShardStub } from "../summary/summary-shard";
+import { type SummaryShard, summaryShardStub } from "../summary/summary-shard";
 import type { DatumRow } from "../vocabulary/datum";
 import type { AttemptReport, BatchReport, DeliveryStatus } from "../vocabulary/delivery";
 import { rowsJson } from "../vocabulary/row-json";
@@ -311,6 +311,21 @@ describe("plan leases", () => {
       expect(await epochOf(unleased)).toBe(unleasedBefore);
     },
   );
+
+  it("waits for the lease granted before to end when its shard's plan epoch cannot be advanced", async () => {
+    const metric = "leased.unrevoked";
+    const stub = await followed(metric);
+    await stub.deliveryPlan(metric);
+    const unavailable = () => Promise.reject(new Error("summary shard unavailable"));
+    vi.spyOn(env.SUMMARY_SHARD, "get").mockImplementation(
+      () => ({ revokeLeasedPlans: unavailable, apply: unavailable }) as unknown as DurableObjectStub<SummaryShard>,
+    );
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+
+    const took = await timed(() => addObserver(metric, { callbackUrl: "http://leased.example/" }));
+    expect(took).toBeGreaterThan(leaseMs - 500);
+    expect((await stub.deliveryPlan(metric)).leaseMs).toBeUndefined();
+  });
 
   it("tells a selector observer's registration how long the plans leased without it last", async () => {
     const stub = await followed("leased.told");

@@ -201,6 +201,29 @@ describe("delivery to an observer that follows selectors", () => {
     expect(attempts).toHaveLength(3);
   });
 
+  it("registers a second one once the plans leased without it ended, when no summary shard can revoke them", async () => {
+    receiver();
+    await observe({ match: ['{__name__=~"unrevoked_.*"}'], callbackUrl: "http://first.example/" });
+    // The second batch's plan is a lease the consumer trusts.
+    await consume([datum("unrevoked_a", 1)]);
+    await consume([datum("unrevoked_a", 2)]);
+    const shardGet = env.SUMMARY_SHARD.get.bind(env.SUMMARY_SHARD);
+    vi.spyOn(env.SUMMARY_SHARD, "get").mockImplementation((id, options) => {
+      const shard = shardGet(id, options);
+      return new Proxy(shard, {
+        get: (target, property) =>
+          property === "revokeLeasedPlans"
+            ? () => Promise.reject(new Error("summary shard unavailable"))
+            : Reflect.get(target, property),
+      });
+    });
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+
+    const started = performance.now();
+    await observe({ match: ['{__name__=~"unrevoked_.*"}'], callbackUrl: "http://second.example/" });
+    expect(performance.now() - started).toBeGreaterThan(planLeaseMs - 500);
+  });
+
   it.each([1, 100])(
     "costs its object two requests for a batch of %i metrics, and each metric one per plan lease",
     async (count) => {
