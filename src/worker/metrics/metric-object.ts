@@ -409,16 +409,9 @@ export class MetricObject extends DurableObject<Env> {
    */
   private async revokeLeases(): Promise<void> {
     if (this.leases.remainingMs() === 0) return;
+    const waitOut = () => this.leases.waitOut();
     const name = this.metricRow()?.name;
-    try {
-      if (name !== undefined) return await revokeLeasedPlans(this.env, [name]);
-    } catch (error) {
-      console.error(
-        "leased plans not revoked, waiting for them to end:",
-        error instanceof Error ? error.message : error,
-      );
-    }
-    await this.leases.waitOut();
+    await (name === undefined ? waitOut() : revokeLeasedPlans(this.env, [name], waitOut));
   }
 
   /** Tells the catalog about the (existing) metric unless it already knows. */

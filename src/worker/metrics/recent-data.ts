@@ -1,5 +1,5 @@
 import type { DatumRow } from "../vocabulary/datum";
-import { rowsJson } from "../vocabulary/row-json";
+import { unlabelledRowsJson } from "../vocabulary/row-json";
 import { recentDataKept } from "./kept-entries";
 
 /** How many minutes of acceptance counts a metric keeps, for the data rate of the last minutes. */
@@ -15,14 +15,18 @@ export function minuteOf(epochMs: number): number {
 /** How many data were accepted in a minute (see minuteOf). */
 export type MinuteCount = readonly [minute: number, data: number];
 
+/** `counts` added up by minute, in the order each minute first came. */
+export function summedCounts(counts: Iterable<MinuteCount>): MinuteCount[] {
+  const summed = new Map<number, number>();
+  for (const [minute, data] of counts) summed.set(minute, (summed.get(minute) ?? 0) + data);
+  return [...summed];
+}
+
 /** Rows as JSON text that JSON.parse reads back to rows without labels, and how many they are. */
 export interface RowBlock {
   json: string;
   rows: number;
 }
-
-/** A row as recent data keep it: `/metrics/:id/data` shows no labels, so they are not stored. */
-const withoutLabels = (row: DatumRow): DatumRow => (row.length === 4 ? row : [row[0], row[1], row[2], row[3]]);
 
 /** The recent data's tables: a schema step of the metric's object. */
 export const recentDataSchema = `
@@ -54,7 +58,7 @@ export class RecentData {
    * again after a failure brings the same datum ids, which are shown once. Their labels are left out.
    */
   record(latest: readonly DatumRow[], counts: readonly MinuteCount[], now: number): void {
-    if (latest.length > 0) this.appendBlock(rowsJson(latest.map(withoutLabels)), latest.length);
+    if (latest.length > 0) this.appendBlock(unlabelledRowsJson(latest), latest.length);
     this.countAccepted(counts, now);
   }
 

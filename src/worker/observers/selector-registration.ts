@@ -58,19 +58,6 @@ async function tellMetrics<Answer>(
   return answers;
 }
 
-/**
- * Makes the plans `leased` metrics leased without the new observer untrusted (see
- * src/worker/delivery/plan-cache.ts), or, where that fails, waits `leasesLeftMs` until they ended.
- */
-async function revokeOrWaitOut(env: Env, leased: readonly string[], leasesLeftMs: number): Promise<void> {
-  try {
-    return await revokeLeasedPlans(env, leased);
-  } catch (error) {
-    console.error("leased plans not revoked, waiting for them to end:", error instanceof Error ? error.message : error);
-  }
-  await sleep(leasesLeftMs);
-}
-
 export type SelectorRegistrationResult = { outcome: "created" | "existing"; observer: SelectorObserverView };
 
 /**
@@ -105,10 +92,10 @@ export async function registerSelectorObserver(
   }
   const entry = entryOf(id, spec);
   const leasesLeftMs = await tellMetrics(listed.names, (name) => metricStub(env, name).keepSelectorObserver(entry));
-  await revokeOrWaitOut(
+  await revokeLeasedPlans(
     env,
     listed.names.filter((_, index) => leasesLeftMs[index]! > 0),
-    Math.max(0, ...leasesLeftMs),
+    () => sleep(Math.max(0, ...leasesLeftMs)),
   );
   return { outcome: existing ? "existing" : "created", observer };
 }

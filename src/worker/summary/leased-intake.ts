@@ -1,6 +1,6 @@
 import { recentDataKept } from "../metrics/kept-entries";
 import type { BatchIntake } from "../metrics/metric-object";
-import { minuteOf } from "../metrics/recent-data";
+import { minuteOf, summedCounts } from "../metrics/recent-data";
 import type { DatumRow } from "../vocabulary/datum";
 import { unlabelledRowsJson } from "../vocabulary/row-json";
 
@@ -29,10 +29,7 @@ export function mergeIntakes(earlier: BatchIntake, later: BatchIntake): BatchInt
   const kept = later.latest.slice(-recentDataKept);
   const ids = new Set(kept.map(([id]) => id));
   const latest = [...earlier.latest.filter(([id]) => !ids.has(id)), ...kept].slice(-recentDataKept);
-  const counts = new Map<number, number>();
-  for (const [minute, data] of [...earlier.counts, ...later.counts])
-    counts.set(minute, (counts.get(minute) ?? 0) + data);
-  return { latest, counts: [...counts] };
+  return { latest, counts: summedCounts([...earlier.counts, ...later.counts]) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { LeasedIntakeBlocks } from "../metrics/metric-object";
-import type { MinuteCount } from "../metrics/recent-data";
+import { type MinuteCount, summedCounts } from "../metrics/recent-data";
 
 /** The pending intake's table: a schema step of the summary shard. */
 export const pendingIntakeSchema = `
@@ -76,14 +76,10 @@ export class PendingIntake {
           metric,
         )
         .toArray();
-      const counts = new Map<number, number>();
-      for (const row of pending) {
-        for (const [minute, data] of JSON.parse(row.counts) as MinuteCount[])
-          counts.set(minute, (counts.get(minute) ?? 0) + data);
-      }
+      const counts = summedCounts(pending.flatMap((row) => JSON.parse(row.counts) as MinuteCount[]));
       return {
         metric,
-        intake: { blocks: pending.map(({ latest, rows }) => ({ json: latest, rows })), counts: [...counts] },
+        intake: { blocks: pending.map(({ latest, rows }) => ({ json: latest, rows })), counts },
         seqs: pending.map((row) => row.seq),
       };
     });

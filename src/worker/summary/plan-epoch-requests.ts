@@ -21,8 +21,21 @@ export async function readPlanEpochs(env: Env, shards: Iterable<number>): Promis
   return epochs;
 }
 
-/** Revokes the plans leased of `metrics` (and of the other metrics in their shards): one request per shard. */
-export async function revokeLeasedPlans(env: Env, metrics: Iterable<string>): Promise<void> {
+/**
+ * Revokes the plans leased of `metrics` (and of the other metrics in their shards), one request per
+ * shard; where a shard cannot advance its epoch, `waitOut` waits for the leases to end instead.
+ */
+export async function revokeLeasedPlans(
+  env: Env,
+  metrics: Iterable<string>,
+  waitOut: () => Promise<void>,
+): Promise<void> {
   const shards = new Set([...metrics].map(shardOfKey));
-  await Promise.all([...shards].map((shard) => summaryShardStub(env, shard).revokeLeasedPlans()));
+  try {
+    await Promise.all([...shards].map((shard) => summaryShardStub(env, shard).revokeLeasedPlans()));
+    return;
+  } catch (error) {
+    console.error("leased plans not revoked, waiting for them to end:", error instanceof Error ? error.message : error);
+  }
+  await waitOut();
 }
