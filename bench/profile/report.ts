@@ -7,15 +7,14 @@ import { maxSampleMs, selfTimeByFunction, selfTimeByStage, unsampledMs } from ".
 /** The functions listed per case. */
 const topFunctions = 15;
 
-/** The stages of delivering what was accepted: the consumer and the Durable Object calls it makes. */
-const deliveryStages: readonly Stage[] = [
-  "consumer decode",
-  "selector matching",
-  "serialize",
-  "send",
-  "Durable Object calls",
-  "delivery code",
-];
+/**
+ * The stages of delivering what was accepted, the consumer's decoding to its delivery code in the
+ * path's order: the consumer and the Durable Object calls it makes.
+ */
+const deliveryStages: readonly Stage[] = stages.slice(
+  stages.indexOf("consumer decode"),
+  stages.indexOf("delivery code") + 1,
+);
 
 /** A case's profile summed up: the isolate's busy time, by stage. */
 export interface ProfileFigures {
