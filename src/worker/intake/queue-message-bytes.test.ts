@@ -7,36 +7,12 @@ import {
   type IntakeMessage,
   MessageBuilder,
   readIntakeMessage,
-  utf8Length,
   writeMessageBytes,
 } from "./queue-message-bytes";
 import { datum } from "./testing/test-datum";
 
-const encoder = new TextEncoder();
-
 const header = (message: Uint8Array) =>
   Array.from({ length: headerBytes / 4 }, (_, index) => new DataView(message.buffer).getUint32(4 * index, true));
-
-describe("utf8Length", () => {
-  it("counts one to four bytes per character as UTF-8 does", () => {
-    const samples = [
-      "",
-      "abc",
-      "é",
-      "\u07ff",
-      "\u0800",
-      "€",
-      "\ud7ff",
-      "\ue000",
-      "\uffff",
-      "𝄞",
-      "aé€𝄞",
-      "température 😀",
-    ];
-    expect(samples.map(utf8Length)).toEqual([0, 3, 2, 2, 3, 3, 3, 3, 3, 4, 10, 17]);
-    expect(samples.map(utf8Length)).toEqual(samples.map((sample) => encoder.encode(sample).length));
-  });
-});
 
 describe("writeMessageBytes and readIntakeMessage", () => {
   it("lays out the numbers as doubles and every resourceId once, and reads the rows back", () => {

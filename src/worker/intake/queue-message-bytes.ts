@@ -1,3 +1,4 @@
+import { bytesWithTexts, knownTextEncoding, textsAt } from "../common/text-bytes";
 import {
   type Datum,
   type DatumRow,
@@ -6,6 +7,7 @@ import {
   type SeriesLabels,
   seriesLabels,
 } from "../vocabulary/datum";
+import { rowValue } from "../vocabulary/row-value";
 import { LabelTables, lineFieldTypes, noEntry, none } from "./queue-message-labels";
 
 /*
@@ -68,55 +70,6 @@ const groupBytes = 4 + 4;
 const resourceBytes = 4;
 /** A via id's bytes besides its text: its length. */
 const viaIdBytes = 4;
-const utf8Texts = 0;
-const utf16Texts = 1;
-
-const nonAscii = /\P{ASCII}/u;
-const unpairedSurrogate = /\p{Cs}/u;
-const utf8Encoder = new TextEncoder();
-const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** UTF-8 length without encoding: texts of data are mostly ASCII, which a native scan finds. */
-export function utf8Length(text: string): number {
-  if (!nonAscii.test(text)) return text.length;
-  let bytes = text.length;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) continue;
-    // Two bytes below U+0800; a surrogate pair is four bytes for two code units; the rest three.
-    bytes += code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 1 : 2;
-  }
-  return bytes;
-}
-
-/** The texts' encoding and bytes: UTF-8 unless a code unit is an unpaired surrogate. */
-function textEncoding(text: string): { encoding: number; bytes: number } {
-  if (!nonAscii.test(text)) return { encoding: utf8Texts, bytes: text.length };
-  if (unpairedSurrogate.test(text)) return { encoding: utf16Texts, bytes: 2 * text.length };
-  return { encoding: utf8Texts, bytes: utf8Length(text) };
-}
-
-function writeUtf16(view: DataView, at: number, text: string): void {
-  for (let index = 0; index < text.length; index++) view.setUint16(at + 2 * index, text.charCodeAt(index), true);
-}
-
-/**
- * A message of `textAt` bytes before its texts, the texts written: ASCII ones (the usual) at once,
- * a byte each, which the whole text fits in only when it is ASCII — a scan for other characters
- * would cost several times the encoding; others measured first.
- */
-function messageWithTexts(textAt: number, text: string): { message: Uint8Array; encoding: number; textBytes: number } {
-  const ascii = new Uint8Array(textAt + text.length);
-  if (utf8Encoder.encodeInto(text, ascii.subarray(textAt)).read === text.length) {
-    return { message: ascii, encoding: utf8Texts, textBytes: text.length };
-  }
-  const { encoding, bytes } = textEncoding(text);
-  const message = new Uint8Array(textAt + bytes);
-  if (encoding === utf8Texts) utf8Encoder.encodeInto(text, message.subarray(textAt));
-  else writeUtf16(new DataView(message.buffer), textAt, text);
-  return { message, encoding, textBytes: bytes };
-}
-
 /** The same numbers in an array twice as long. */
 function grown(numbers: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
   const larger = new Uint32Array(2 * numbers.length);
@@ -251,7 +204,7 @@ export class MessageBuilder {
       labels.lines.length +
       texts.length;
     const textAt = headerBytes + 16 * rows + 4 * words;
-    const { message, encoding, textBytes } = messageWithTexts(textAt, texts.join(""));
+    const { bytes: message, encoding, textBytes } = bytesWithTexts(textAt, texts.join(""));
     const view = new DataView(message.buffer);
     const counts = [layoutVersion, metrics.length, rows, resources.length, encoding, textBytes];
     counts.push(labels.setCount, labels.pairListCount, labels.pairCount, labels.lineCount, labels.texts.length);
@@ -288,35 +241,10 @@ export function writeMessageBytes(groups: readonly MessageGroup[], via: readonly
   return builder.bytes();
 }
 
-/** A value as rows carry it: a non-finite one as its xsd:double lexical form. */
-export function rowValue(value: number): DatumRow[2] {
-  if (Number.isFinite(value)) return value;
-  return Number.isNaN(value) ? "NaN" : value > 0 ? "INF" : "-INF";
-}
-
 class MalformedMessageError extends Error {
   constructor(problem: string) {
     super(`malformed intake message: ${problem}`);
   }
-}
-
-function utf8Text(bytes: Uint8Array): string {
-  try {
-    return utf8Decoder.decode(bytes);
-  } catch {
-    throw new MalformedMessageError("its texts are not UTF-8");
-  }
-}
-
-function utf16Text(view: DataView, at: number, bytes: number): string {
-  const units = new Uint16Array(bytes / 2);
-  for (let index = 0; index < units.length; index++) units[index] = view.getUint16(at + 2 * index, true);
-  let text = "";
-  // In chunks: fromCharCode takes its code units as arguments, and their number is bounded.
-  for (let start = 0; start < units.length; start += 8_192) {
-    text += String.fromCharCode(...units.subarray(start, start + 8_192));
-  }
-  return text;
 }
 
 /** The counts of a message's header. */
@@ -366,12 +294,11 @@ function readMessageBytes(bytes: Uint8Array): IntakeMessage {
   const countsAt = headerBytes + 16 * rows;
   const lengthsAt = countsAt + 4 * (groups + rows + labelWords);
   const textAt = lengthsAt + 4 * textCount;
-  const knownEncoding = encoding === utf8Texts || (encoding === utf16Texts && textBytes % 2 === 0);
-  if (textAt + textBytes !== bytes.length || !knownEncoding) {
+  if (textAt + textBytes !== bytes.length || !knownTextEncoding(encoding, textBytes)) {
     throw new MalformedMessageError(`its header does not describe its ${bytes.length} bytes`);
   }
-  const text =
-    encoding === utf8Texts ? utf8Text(bytes.subarray(textAt, textAt + textBytes)) : utf16Text(view, textAt, textBytes);
+  const text = textsAt(bytes, textAt, textBytes, encoding);
+  if (text === undefined) throw new MalformedMessageError("its texts are not UTF-8");
   let lengthAt = lengthsAt;
   let textPosition = 0;
   const nextText = () => {

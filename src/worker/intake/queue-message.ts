@@ -1,7 +1,8 @@
 import { packBatches } from "../../shared/bounded-batches";
 import { usage } from "../common/usage";
 import type { Datum, DatumRow } from "../vocabulary/datum";
-import { MessageBuilder, rowValue } from "./queue-message-bytes";
+import { rowValue } from "../vocabulary/row-value";
+import { MessageBuilder } from "./queue-message-bytes";
 
 /*
  * Queue messages carry data grouped by metric, in the layout of queue-message-bytes.ts. The platform

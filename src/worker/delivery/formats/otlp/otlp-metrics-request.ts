@@ -1,7 +1,7 @@
 import type { Label, SeriesLabels } from "../../../vocabulary/datum";
 import type { LabelChanges, MetricRun } from "../../../vocabulary/delivery";
+import { rowDouble } from "../../../vocabulary/row-value";
 import { type LabelChanger, labelChanger } from "../label-changes";
-import { rowDouble } from "../row-double";
 
 /*
  * An OTLP ExportMetricsServiceRequest (opentelemetry-proto, collector/metrics/v1) as the OTLP and

@@ -1,8 +1,8 @@
 import { getOrCreate } from "../../../common/get-or-create";
 import type { Label, SeriesLabels } from "../../../vocabulary/datum";
 import type { LabelChanges, MetricRun } from "../../../vocabulary/delivery";
+import { rowDouble } from "../../../vocabulary/row-value";
 import { byLabelName, type LabelChanger, labelChanger } from "../label-changes";
-import { rowDouble } from "../row-double";
 
 /*
  * The series a PROMETHEUS observer receives (docs/API.md, "Outputs for metric backends"): the

@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rowValue } from "../../intake/queue-message-bytes";
-import type { DatumRow } from "../../vocabulary/datum";
-import { rowDouble } from "./row-double";
+import type { DatumRow } from "./datum";
+import { rowDouble, rowValue } from "./row-value";
 
 describe("rowDouble", () => {
   it("reads the xsd:double spellings of non-finite values, and gives numbers as they are", () => {

@@ -1,4 +1,10 @@
-import type { DatumRow } from "../../vocabulary/datum";
+import type { DatumRow } from "./datum";
+
+/** A value as rows carry it: a non-finite one as its xsd:double lexical form. */
+export function rowValue(value: number): DatumRow[2] {
+  if (Number.isFinite(value)) return value;
+  return Number.isNaN(value) ? "NaN" : value > 0 ? "INF" : "-INF";
+}
 
 /** A row's value as a double: the xsd:double spellings a row carries non-finite values in, read back. */
 export function rowDouble(value: DatumRow[2]): number {
