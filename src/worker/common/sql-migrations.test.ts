@@ -57,6 +57,20 @@ describe("migrateSchema", () => {
       expect(index.toArray()).toHaveLength(1);
     }));
 
+  it("runs a step of code with the database, in its place among the others", () =>
+    withEmptyStorage("code", (storage) => {
+      migrateSchema(storage, [
+        ...loggingSteps(2),
+        (sql) => {
+          const logged = loggedSteps(sql);
+          sql.exec("INSERT INTO log (step) VALUES (?)", 10 * logged.length + 3);
+        },
+        "INSERT INTO log (step) VALUES (4)",
+      ]);
+      expect(loggedSteps(storage.sql)).toEqual([2, 13, 4]);
+      expect(appliedSteps(storage.sql)).toBe(4);
+    }));
+
   it("leaves nothing of the new steps when one of them fails, and runs them all on the next try", () =>
     withEmptyStorage("failing", (storage) => {
       migrateSchema(storage, loggingSteps(2));

@@ -1,9 +1,10 @@
 /**
- * A Durable Object's schema as numbered steps: step n is `steps[n - 1]`, SQL run as one script.
- * The database records how many steps it has had; each step runs once, in order. A released step
- * is never changed: a change of schema is a new step at the end of the object's list.
+ * A Durable Object's schema as numbered steps: step n is `steps[n - 1]`, SQL run as one script, or
+ * code, for a step that rewrites what SQL cannot (a stored format that changed). The database
+ * records how many steps it has had; each step runs once, in order. A released step is never
+ * changed: a change of schema is a new step at the end of the object's list.
  */
-export type SchemaSteps = readonly string[];
+export type SchemaSteps = readonly (string | ((sql: SqlStorage) => void))[];
 
 /**
  * Runs the steps the object's database has not had yet, in one transaction: a step that fails
@@ -25,7 +26,10 @@ export function migrateSchema(storage: DurableObjectStorage, steps: SchemaSteps)
       throw new Error(`The database has had ${applied} schema steps; this code knows ${steps.length}`);
     }
     if (applied === steps.length) return;
-    for (const step of steps.slice(applied)) sql.exec(step);
+    for (const step of steps.slice(applied)) {
+      if (typeof step === "string") sql.exec(step);
+      else step(sql);
+    }
     sql.exec(
       `INSERT INTO schema_migration (singleton, applied) VALUES (1, ?)
        ON CONFLICT (singleton) DO UPDATE SET applied = excluded.applied`,

@@ -18,7 +18,7 @@ import { type ObserverChangeResult, ObserverDesk, type RetryNowResult } from "./
 import type { ObserverChange, ObserverRegistration, ObserverReport, PublicObserver } from "./observer-schema";
 import { observerSchema } from "./observer-store";
 import { PlanLeases, planLeaseSchema } from "./plan-lease";
-import { type MinuteCount, RecentData, type RowBlock, recentDataSchema } from "./recent-data";
+import { type MinuteCount, RecentData, recentBlocksAsBytes, recentDataSchema } from "./recent-data";
 
 export type ObserverRegistrationResult =
   | { outcome: "created" | "existing"; observer: PublicObserver }
@@ -34,9 +34,9 @@ export interface BatchIntake {
   counts: MinuteCount[];
 }
 
-/** Data consumed under plan leases, as their summary shard hands them over: blocks of rows in the order consumed, and the counts per minute. */
+/** Data consumed under plan leases, as their summary shard hands them over: row blocks (see row-block.ts) one after the other in the order consumed, and the counts per minute. */
 export interface LeasedIntakeBlocks {
-  blocks: RowBlock[];
+  blocks: Uint8Array;
   counts: MinuteCount[];
 }
 
@@ -67,6 +67,7 @@ const schemaSteps: SchemaSteps = [
   backlogSchema,
   recentDataSchema,
   planLeaseSchema,
+  recentBlocksAsBytes,
 ];
 
 type MetricRow = { name: string; description: string | null; unit: string | null; listed: number };

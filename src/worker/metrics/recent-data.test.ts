@@ -1,8 +1,16 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type DatumRow, seriesLabels } from "../vocabulary/datum";
+import { joinedBlocks, rowBlock } from "../vocabulary/row-block";
 import { recentDataKept } from "./kept-entries";
-import { type MinuteCount, minuteOf, minutesCounted, RecentData } from "./recent-data";
+import {
+  type MinuteCount,
+  minuteOf,
+  minutesCounted,
+  RecentData,
+  recentBlocksAsBytes,
+  recentDataSchema,
+} from "./recent-data";
 
 function withRecentData<T>(metric: string, work: (recent: RecentData) => T): Promise<T> {
   return runInDurableObject(env.METRIC.getByName(metric), (_, state) => work(new RecentData(state.storage.sql)));
@@ -44,23 +52,22 @@ describe("RecentData", () => {
   });
 
   it("records blocks handed over as they were kept, only those holding some of the latest data, counting every datum", async () => {
-    const block = (from: number, to: number) => ({ json: JSON.stringify(rows(from, to)), rows: to - from + 1 });
-    const { latest, blocks, total } = await runInDurableObject(env.METRIC.getByName("recent.blocks"), (_, state) => {
+    const block = (from: number, to: number) => rowBlock(rows(from, to));
+    // The last block brings d1650 again, as a batch consumed again would.
+    const handedOver = [block(1, 600), block(601, 1_600), block(1_601, 1_700), block(1_650, 1_650)];
+    const { latest, stored, total } = await runInDurableObject(env.METRIC.getByName("recent.blocks"), (_, state) => {
       const recent = new RecentData(state.storage.sql);
-      // The last block brings d1650 again, as a batch consumed again would.
-      recent.recordBlocks(
-        [block(1, 600), block(601, 1_600), block(1_601, 1_700), block(1_650, 1_650)],
-        counted(1_701, 0),
-        0,
-      );
-      const count = state.storage.sql.exec<{ count: number }>("SELECT COUNT(*) AS count FROM recent_block").one();
-      return { latest: recent.latest(recentDataKept), blocks: count.count, total: recent.total() };
+      recent.recordBlocks(joinedBlocks(handedOver), counted(1_701, 0), 0);
+      const { sql } = state.storage;
+      const bytes = sql.exec<{ bytes: number }>("SELECT length(blocks) AS bytes FROM recent_block").toArray();
+      return { latest: recent.latest(recentDataKept), stored: bytes.map((row) => row.bytes), total: recent.total() };
     });
     expect(latest[0]?.[0]).toBe("d1650");
     expect(latest.slice(1, 3).map(([id]) => id)).toEqual(["d1700", "d1699"]);
     expect(new Set(latest.map(([id]) => id)).size).toBe(recentDataKept);
     expect(latest.at(-1)?.[0]).toBe("d701");
-    expect(blocks).toBe(3);
+    // One stored row: the blocks from the second on, as they came.
+    expect(stored).toEqual([joinedBlocks(handedOver.slice(1)).length]);
     expect(total).toBe(1_701);
   });
 
@@ -115,5 +122,28 @@ describe("RecentData", () => {
     });
     expect(perMinute).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 4, 6]);
     expect(total).toBe(13);
+  });
+
+  it("keeps the blocks of JSON text an object had before row blocks, rewritten as row blocks", async () => {
+    const { latest, blocks } = await runInDurableObject(env.METRIC.getByName("recent.json-blocks"), (_, state) => {
+      const { sql } = state.storage;
+      sql.exec("DROP TABLE recent_block; DROP TABLE accepted_per_minute; DROP TABLE accepted_total");
+      sql.exec(recentDataSchema);
+      sql.exec("INSERT INTO recent_block (rows, upto) VALUES (?, 2)", '[["a",1,-0,"vm1"],["b",2,"INF","vm2"]]');
+      sql.exec("INSERT INTO recent_block (rows, upto) VALUES (?, 3)", JSON.stringify([["c", 3, 0.5, "vm\u00e9"]]));
+      recentBlocksAsBytes(sql);
+      const recent = new RecentData(sql);
+      recent.record(rows(4, 4), counted(1, 0), 0);
+      const count = sql.exec<{ count: number }>("SELECT COUNT(*) AS count FROM recent_block").one();
+      return { latest: recent.latest(10), blocks: count.count };
+    });
+    expect(latest).toEqual([
+      ["d4", 4, 4, "vm"],
+      ["c", 3, 0.5, "vm\u00e9"],
+      ["b", 2, "INF", "vm2"],
+      ["a", 1, -0, "vm1"],
+    ]);
+    expect(Object.is(latest[3]![2], -0)).toBe(true);
+    expect(blocks).toBe(3);
   });
 });

@@ -1,5 +1,5 @@
 import type { DatumRow } from "../vocabulary/datum";
-import { unlabelledRowsJson } from "../vocabulary/row-json";
+import { blocksOf, rowBlock, rowsOfBlocks } from "../vocabulary/row-block";
 import { recentDataKept } from "./kept-entries";
 
 /** How many minutes of acceptance counts a metric keeps, for the data rate of the last minutes. */
@@ -22,12 +22,6 @@ export function summedCounts(counts: Iterable<MinuteCount>): MinuteCount[] {
   return [...summed];
 }
 
-/** Rows as JSON text that JSON.parse reads back to rows without labels, and how many they are. */
-export interface RowBlock {
-  json: string;
-  rows: number;
-}
-
 /** The recent data's tables: a schema step of the metric's object. */
 export const recentDataSchema = `
   CREATE TABLE recent_block (
@@ -41,12 +35,41 @@ export const recentDataSchema = `
 `;
 
 /**
+ * The schema step that keeps the recent data as row blocks (see row-block.ts) rather than JSON
+ * text, those kept rewritten so: a stored batch is its row block, a stored hand-over of leased data
+ * the blocks it brought, one after the other.
+ */
+export function recentBlocksAsBytes(sql: SqlStorage): void {
+  const kept = sql
+    .exec<{ seq: number; rows: string; upto: number }>("SELECT seq, rows, upto FROM recent_block ORDER BY seq")
+    .toArray();
+  sql.exec(`
+    DROP TABLE recent_block;
+    CREATE TABLE recent_block (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      blocks BLOB NOT NULL,
+      -- How many rows the blocks up to these hold together.
+      upto INTEGER NOT NULL
+    );
+  `);
+  for (const { seq, rows, upto } of kept) {
+    sql.exec(
+      "INSERT INTO recent_block (seq, blocks, upto) VALUES (?, ?, ?)",
+      seq,
+      rowBlock(JSON.parse(rows) as DatumRow[]),
+      upto,
+    );
+  }
+}
+
+/**
  * A metric's most recent data and how many it accepted, per minute and in all, in the metric's
  * SQLite storage. The consumer's batch brings them in the request it already makes to the metric,
- * so keeping them costs no request. Each batch's rows are one block, written as they come: a batch
- * costs writing its own rows, whatever the metric keeps (a metric of a fleet gets a few data per
- * batch, and rewriting all it keeps each time cost more than the rest of the batch). Blocks whose
- * rows are all older than the latest `recentDataKept` go.
+ * so keeping them costs no request. Each batch's rows are one row block (see row-block.ts), a
+ * lease's hand-over the blocks it brought, stored as they come: a batch costs writing its own
+ * rows, whatever the metric keeps (a metric of a fleet gets a few data per batch, and rewriting all
+ * it keeps each time cost more than the rest of the batch). Stored blocks whose rows are all older
+ * than the latest `recentDataKept` go.
  */
 export class RecentData {
   constructor(private readonly sql: SqlStorage) {}
@@ -58,19 +81,21 @@ export class RecentData {
    * again after a failure brings the same datum ids, which are shown once. Their labels are left out.
    */
   record(latest: readonly DatumRow[], counts: readonly MinuteCount[], now: number): void {
-    if (latest.length > 0) this.appendBlock(unlabelledRowsJson(latest), latest.length);
+    if (latest.length > 0) this.appendBlocks(rowBlock(latest), latest.length);
     this.countAccepted(counts, now);
   }
 
   /**
-   * Records data consumed under plan leases as their summary shard kept them: `blocks` in the order
-   * they were consumed, each written as it is (only those that hold some of the latest
-   * `recentDataKept` rows), and `counts` as in record().
+   * Records data consumed under plan leases as their summary shard kept them: `blocks`, row blocks
+   * one after the other in the order they were consumed, written as they are (from the first that
+   * holds some of the latest `recentDataKept` rows on), and `counts` as in record().
    */
-  recordBlocks(blocks: readonly RowBlock[], counts: readonly MinuteCount[], now: number): void {
-    let first = blocks.length;
-    for (let rows = 0; first > 0 && rows < recentDataKept; ) rows += blocks[--first]!.rows;
-    for (const block of blocks.slice(first)) if (block.rows > 0) this.appendBlock(block.json, block.rows);
+  recordBlocks(blocks: Uint8Array, counts: readonly MinuteCount[], now: number): void {
+    const placed = blocksOf(blocks);
+    let first = placed.length;
+    let rows = 0;
+    while (first > 0 && rows < recentDataKept) rows += placed[--first]!.rows;
+    if (rows > 0) this.appendBlocks(blocks.subarray(placed[first]!.offset), rows);
     this.countAccepted(counts, now);
   }
 
@@ -101,13 +126,15 @@ export class RecentData {
   latest(limit: number): DatumRow[] {
     const latest: DatumRow[] = [];
     const later = new Set<string>();
-    for (const { rows } of this.sql.exec<{ rows: string }>("SELECT rows FROM recent_block ORDER BY seq DESC")) {
-      const block = JSON.parse(rows) as DatumRow[];
-      for (let index = block.length - 1; index >= 0 && latest.length < limit; index--) {
-        if (!later.has(block[index]![0])) latest.push(block[index]!);
+    const stored = this.sql.exec<{ blocks: ArrayBuffer }>("SELECT blocks FROM recent_block ORDER BY seq DESC");
+    for (const { blocks } of stored) {
+      for (const block of rowsOfBlocks(new Uint8Array(blocks)).reverse()) {
+        for (let index = block.length - 1; index >= 0 && latest.length < limit; index--) {
+          if (!later.has(block[index]![0])) latest.push(block[index]!);
+        }
+        if (latest.length === limit) return latest;
+        for (const [id] of block) later.add(id);
       }
-      if (latest.length === limit) break;
-      for (const [id] of block) later.add(id);
     }
     return latest;
   }
@@ -137,13 +164,13 @@ export class RecentData {
     this.sql.exec("DELETE FROM accepted_total");
   }
 
-  /** Adds a block of `rows` rows, and drops the blocks that hold none of the latest `recentDataKept` rows. */
-  private appendBlock(json: string, rows: number): void {
+  /** Adds row blocks of `rows` rows in all, and drops those that hold none of the latest `recentDataKept` rows. */
+  private appendBlocks(blocks: Uint8Array, rows: number): void {
     const before = this.sql
       .exec<{ upto: number }>("SELECT upto FROM recent_block ORDER BY seq DESC LIMIT 1")
       .toArray()[0];
     const upto = (before?.upto ?? 0) + rows;
-    this.sql.exec("INSERT INTO recent_block (rows, upto) VALUES (?, ?)", json, upto);
+    this.sql.exec("INSERT INTO recent_block (blocks, upto) VALUES (?, ?)", blocks, upto);
     this.sql.exec("DELETE FROM recent_block WHERE upto <= ?", upto - recentDataKept);
   }
 }

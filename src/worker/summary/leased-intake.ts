@@ -2,7 +2,7 @@ import { recentDataKept } from "../metrics/kept-entries";
 import type { BatchIntake } from "../metrics/metric-object";
 import { minuteOf, summedCounts } from "../metrics/recent-data";
 import type { DatumRow } from "../vocabulary/datum";
-import { unlabelledRowsJson } from "../vocabulary/row-json";
+import { joinedBlocks, rowBlock } from "../vocabulary/row-block";
 
 /*
  * Data consumed under a plan lease (see src/worker/delivery/plan-cache.ts), which the metric's
@@ -33,18 +33,21 @@ export function mergeIntakes(earlier: BatchIntake, later: BatchIntake): BatchInt
 }
 
 /**
- * A batch's intakes for one summary shard as one JSON text, which the shard stores with one
- * statement and which crosses to it as a string rather than as many small arrays: an array of
- * [metric, its latest rows as JSON text (without their labels), its counts as JSON text, its
- * lease's end].
+ * A batch's intakes for one summary shard, which the shard stores with one statement: `blocks`, the
+ * row blocks of their latest rows (see row-block.ts) one after the other, and `index`, a JSON
+ * array of [metric, its block's offset in `blocks`, its block's bytes, its rows, its counts, its lease's end].
  */
-export function packLeasedIntakes(intakes: readonly LeasedIntake[]): string {
-  return JSON.stringify(
-    intakes.map(({ metric, latest, counts, leaseEndsAt }) => [
-      metric,
-      unlabelledRowsJson(latest),
-      JSON.stringify(counts),
-      leaseEndsAt,
-    ]),
-  );
+export interface PackedIntakes {
+  index: string;
+  blocks: Uint8Array;
+}
+
+export function packLeasedIntakes(intakes: readonly LeasedIntake[]): PackedIntakes {
+  const blocks = intakes.map(({ latest }) => rowBlock(latest));
+  let offset = 0;
+  const index = intakes.map(({ metric, latest, counts, leaseEndsAt }, place) => {
+    offset += blocks[place]!.length;
+    return [metric, offset - blocks[place]!.length, blocks[place]!.length, latest.length, counts, leaseEndsAt];
+  });
+  return { index: JSON.stringify(index), blocks: joinedBlocks(blocks) };
 }

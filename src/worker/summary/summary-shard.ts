@@ -3,7 +3,7 @@ import { migrateSchema, type SchemaSteps } from "../common/sql-migrations";
 import { countingRequests } from "../common/usage";
 import { readConfig } from "../config";
 import { metricStub } from "../metrics/metric-object";
-import { type DueIntake, PendingIntake, pendingIntakeSchema } from "./pending-intake";
+import { type DueIntake, PendingIntake, pendingIntakeAsBlocks, pendingIntakeSchema } from "./pending-intake";
 import { PlanEpochs, planEpochSchema } from "./plan-epochs";
 import { summaryShardCount } from "./shard-key";
 import type {
@@ -37,6 +37,7 @@ const schemaSteps: SchemaSteps = [
    CREATE INDEX observer_of_metric ON observer (metric);`,
   pendingIntakeSchema,
   planEpochSchema,
+  pendingIntakeAsBlocks,
 ];
 
 /** The most metrics an alarm tells at once: its requests stay far below an invocation's subrequest limit. */
@@ -146,18 +147,19 @@ export class SummaryShard extends DurableObject<Env> {
     return { metrics, observers };
   }
 
-  private async tell({ metric, intake, seqs }: DueIntake, now: number): Promise<void> {
+  private async tell(due: DueIntake, now: number): Promise<void> {
+    const { metric, intake } = due;
     try {
       const figures = await metricStub(this.env, metric).recordLeasedIntake(metric, intake);
       this.ctx.storage.transactionSync(() => {
-        this.pending.settle(seqs);
+        this.pending.settle(due);
         this.putMetric(figures);
       });
     } catch (error) {
       console.error(
         `data of ${JSON.stringify(metric)} not recorded: ${error instanceof Error ? error.message : error}`,
       );
-      this.pending.postpone(seqs, now + retryAfterMs);
+      this.pending.postpone(due, now + retryAfterMs);
     }
   }
 

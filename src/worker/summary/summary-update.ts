@@ -1,5 +1,6 @@
 import type { ObserverReport } from "../metrics/observer-schema";
 import type { SelectorSpec } from "../observers/selector-observer-schema";
+import type { PackedIntakes } from "./leased-intake";
 
 /*
  * What the overview's summary is made of, as the objects that own each part hand it over: a
@@ -53,7 +54,7 @@ export interface SummaryUpdate {
   removedMetrics?: Removal[];
   removedObservers?: Removal[];
   /** Data a consumer batch delivered by leased plans, for the metrics' objects (see pending-intake.ts), packed by packLeasedIntakes. */
-  leasedIntakes?: string;
+  leasedIntakes?: PackedIntakes;
 }
 
 /** A shard's content: live metrics and observers, and the removals of selector observers (which may be copied elsewhere). */

@@ -13,15 +13,3 @@ export function jsonRow(row: DatumRow): readonly unknown[] {
 export function rowsJson(rows: readonly DatumRow[]): string {
   return JSON.stringify(rows.map(jsonRow));
 }
-
-/** Rows without their labels as JSON text that JSON.parse reads back to [id, timestamp, value, resourceId] rows, negative zero included. */
-export function unlabelledRowsJson(rows: readonly DatumRow[]): string {
-  return JSON.stringify(
-    rows.map(([id, timestamp, value, resourceId]) => [
-      id,
-      timestamp,
-      typeof value === "number" ? jsonDouble(value) : value,
-      resourceId,
-    ]),
-  );
-}
