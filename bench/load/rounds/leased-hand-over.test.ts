@@ -3,15 +3,18 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ProcessGroup } from "../../runtime/process-accounting.ts";
 import type { BenchContext } from "../../sections/section.ts";
-import { meterHandOver } from "./leased-hand-over.ts";
+import { calibrationReads, meterHandOver } from "./leased-hand-over.ts";
 
-/** A service whose summary counts `step` more data of `fleet_a` at each read, up to `upTo`, beside another metric's. */
+/**
+ * A service whose summary counts `step` more data of `fleet_a` at each read after the metering's
+ * calibration reads, up to `upTo`, beside another metric's.
+ */
 async function summaryService(step: number, upTo: number) {
   let reads = 0;
   const server = createServer((_, response) => {
     reads += 1;
     const metrics = [
-      { id: "fleet_a", dataAccepted: Math.min(reads * step, upTo) },
+      { id: "fleet_a", dataAccepted: Math.min(Math.max(0, reads - calibrationReads) * step, upTo) },
       { id: "other", dataAccepted: 1_000 },
     ];
     response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ metrics }));
@@ -41,9 +44,11 @@ describe("meterHandOver", () => {
 
     // Not before the lease's end less a second; then until the second read counted all 100.
     expect(performance.now() - leasedAt).toBeGreaterThanOrEqual(300);
-    expect(service.reads()).toBe(2);
+    expect(service.reads()).toBe(calibrationReads + 2);
+    expect(handOver.reads).toBe(2);
     expect(handOver.seconds).toBeGreaterThan(0.2);
     expect(handOver.cpu.worker).toBeGreaterThanOrEqual(0);
+    expect(handOver.readCpu.worker).toBeGreaterThan(0);
   });
 
   it("gives up, saying so, when the metrics are never told everything", async () => {

@@ -13,6 +13,11 @@ import type { BenchContext } from "../../sections/section.ts";
 const pollMs = 250;
 /** Metering starts this long before the leases end, so that no part of the hand-over is missed. */
 const leadMs = 1_000;
+/**
+ * Reads of the summary made before the leases end, to learn what one costs: the metering's own
+ * reads are the bench's work, not the hand-over's, and are taken out of what it meters.
+ */
+export const calibrationReads = 4;
 
 /** The data the summary shows accepted by the metrics whose names start with `prefix`. */
 async function acceptedByPrefix(serviceUrl: string, prefix: string): Promise<number> {
@@ -23,15 +28,26 @@ async function acceptedByPrefix(serviceUrl: string, prefix: string): Promise<num
 }
 
 export interface HandOver {
+  /** CPU seconds by process, less the metering's reads of the summary. */
   cpu: Record<ProcessRole, number>;
   seconds: number;
+  /** The summary reads made while metering, and what one costs (CPU seconds by process). */
+  reads: number;
+  readCpu: Record<ProcessRole, number>;
 }
+
+const perRole = (cpu: Record<ProcessRole, number>, map: (seconds: number, role: ProcessRole) => number) =>
+  Object.fromEntries(Object.entries(cpu).map(([role, seconds]) => [role, map(seconds, role as ProcessRole)])) as Record<
+    ProcessRole,
+    number
+  >;
 
 /**
  * Waits until the leases asked for at `leasedAt` (performance.now() of this process) have ended,
  * less a second, then meters the CPU until the summary, which the metrics' objects' answers feed,
  * shows `expected` data accepted by the metrics named `prefix…`: each object was told what it was
- * owed. Throws when that has not happened `timeoutMs` after the leases ended.
+ * owed. What those reads of the summary cost, as measured by reads made before, is taken out.
+ * Throws when that has not happened `timeoutMs` after the leases ended.
  */
 export async function meterHandOver(
   { serviceUrl, processes }: BenchContext,
@@ -41,14 +57,20 @@ export async function meterHandOver(
   leaseMs: number,
   timeoutMs = 60_000,
 ): Promise<HandOver> {
+  const calibration = cpuMeter<ProcessRole>(processes);
+  for (let read = 0; read < calibrationReads; read++) await acceptedByPrefix(serviceUrl, prefix);
+  const readCpu = perRole(calibration(), (seconds) => seconds / calibrationReads);
   await sleep(Math.max(0, leasedAt + leaseMs - leadMs - performance.now()));
   const meter = cpuMeter<ProcessRole>(processes);
   const started = performance.now();
+  let reads = 1;
   while ((await acceptedByPrefix(serviceUrl, prefix)) < expected) {
     if (performance.now() - started > leadMs + timeoutMs) {
       throw new Error(`the metrics named ${prefix}… were not told all ${expected} data they accepted`);
     }
     await sleep(pollMs);
+    reads += 1;
   }
-  return { cpu: meter(), seconds: (performance.now() - started) / 1000 };
+  const cpu = perRole(meter(), (seconds, role) => Math.max(0, seconds - reads * readCpu[role]));
+  return { cpu, seconds: (performance.now() - started) / 1000, reads, readCpu };
 }

@@ -15,7 +15,7 @@ import {
   steadyRate,
   wholeCaseRate,
 } from "../../load/rounds/fan-out-round.ts";
-import { meterHandOver } from "../../load/rounds/leased-hand-over.ts";
+import { calibrationReads, meterHandOver } from "../../load/rounds/leased-hand-over.ts";
 import { registerSelectorObserver, removeSelectorObserver } from "../../load/selector-observer-client.ts";
 import { fixed, markdownTable } from "../../report/markdown.ts";
 import type { BenchContext, BenchSection } from "../section.ts";
@@ -34,7 +34,7 @@ const fanOutMatch = `{__name__=~"${fanOutPrefix}.+"}`;
 /** Requests of 2,000 samples each round posts; every body once, so that each datum is told by its value. */
 const requestsPerRound = 100;
 /** The two cases take turns, round after round, so that the drift of a shared machine weighs on both alike. */
-const rounds = 2;
+const rounds = 4;
 /**
  * Unmeasured first, in turns of this many requests: compiles the path and registers the 1,000
  * metrics, which are known from then on; the second turn's batch reads the metrics' summary shards'
@@ -92,6 +92,10 @@ async function measureCases(
         figures.push(roundFigures);
       }
     }
+    const leasedFor = performance.now() - leasedAt;
+    // A lease that ended during the rounds would have put its hand-over and renewal in them.
+    if (leasedFor >= leaseMs) throw new Error(`the rounds took ${fixed(leasedFor)} ms, past the leases' end`);
+    progress(`selectors: the rounds ended ${fixed(leasedFor)} ms after the leases were asked for`);
     const perMetricFigures = combinedRounds(measured.get(perMetric)!);
     const selectorFigures = combinedRounds(measured.get(selector)!);
     progress("selectors: the hand-over of the leased data, once the leases ended");
@@ -100,7 +104,7 @@ async function measureCases(
     progress("selectors: a round that renews the leases");
     const renewalRound = await runFanOutRound(bench, selector, requestsPerRound);
     const renewalCpu = renewalRound.cpu.worker - (cpuPerDelivery(selectorFigures) / 1e6) * renewalRound.accepted;
-    return { perMetricFigures, selectorFigures, handOverCpu: handOver.cpu.worker, renewalCpu };
+    return { perMetricFigures, selectorFigures, handOver, renewalCpu };
   } finally {
     await removeSelectorObserver(serviceUrl, selectorId);
     await unobserve();
@@ -138,7 +142,7 @@ export const selectorFanOutPart: BenchSection = async (bench) => {
     progress(`selectors: ${fixed(followedMetrics)} metrics, no observer`);
     const unobservedWarmUp = await runConsumedRound(bench, selector.requests, warmUpRequests);
     const unobserved = await runConsumedRound(bench, selector.requests, requestsPerRound);
-    const { perMetricFigures, selectorFigures, handOverCpu, renewalCpu } = await measureCases(
+    const { perMetricFigures, selectorFigures, handOver, renewalCpu } = await measureCases(
       bench,
       perMetric,
       selector,
@@ -148,6 +152,7 @@ export const selectorFanOutPart: BenchSection = async (bench) => {
     if (unreadable > 0) throw new Error(`the receivers got ${unreadable} unreadable payloads or data`);
     // A lease's costs are paid once per lease, by the data that flow meanwhile: at the rounds' rate, a lease's worth.
     const dataPerLease = (steadyRate(selectorFigures) * leaseMs) / 1000;
+    const handOverCpu = handOver.cpu.worker;
     const leaseMicros = ((handOverCpu + renewalCpu) * 1e6) / dataPerLease;
     const selectorCpu = cpuPerDelivery(selectorFigures) + leaseMicros;
 
@@ -210,8 +215,9 @@ export const selectorFanOutPart: BenchSection = async (bench) => {
         "observer: per datum-delivery), taking the data in included, as in the four-observers case. A lease's " +
         "own costs come once per lease and metric, after the rounds: the hand-over of the data consumed under " +
         "it to the metric's object, through its summary shard (the CPU from a second before the leases ended " +
-        "until the summary counted every datum), and its renewal, a plan request per metric (a round after the " +
-        "hand-over, less its data at the measured rounds' cost); they are spread over the data a lease's time " +
+        "until the summary counted every datum, less what the bench's reads of the summary meanwhile cost, " +
+        `at the cost of each of ${calibrationReads} reads made before), and its renewal, a plan request per metric ` +
+        "(a round after the hand-over, less its data at the measured rounds' cost); they are spread over the data a lease's time " +
         "carries at the rounds' sustained rate, and added to the selector case. Before the " +
         "observers were " +
         `registered, the ${fixed(followedMetrics)} metrics' requests went through once with no observer at all ` +
@@ -236,7 +242,8 @@ export const selectorFanOutPart: BenchSection = async (bench) => {
       ),
       "",
       `What the selector case's ${fixed(followedMetrics)} plan leases cost once they ended: the hand-over of the ` +
-        `data consumed under them ${fixed(handOverCpu, 2)} s of Worker CPU, their renewal ${fixed(renewalCpu, 2)} s ` +
+        `data consumed under them ${fixed(handOverCpu, 2)} s of Worker CPU (less ${fixed(handOver.reads)} reads of ` +
+        `the summary at ${fixed(handOver.readCpu.worker * 1000, 1)} ms each), their renewal ${fixed(renewalCpu, 2)} s ` +
         `(a round after the hand-over, less its data at the measured rounds' cost); a lease lasts ` +
         `${fixed(leaseMs / 1000)} s, in which ${fixed(dataPerLease)} data flow at the rounds' sustained rate: ` +
         `${fixed(leaseMicros, 2)} µs per datum. With it, the selector case costs ${fixed(selectorCpu, 2)} µs per ` +
