@@ -230,16 +230,16 @@ function reportOf<Item>(work: ObjectWork<Item>, results: readonly DeliveryResult
  * Delivers a batch's data, grouped by metric, to their observers — each metric's own, and the
  * observers that follow selectors — within the batch's budget, and records in each object what
  * happened and what its observers are still owed; meanwhile the rules that read a metric get its
- * share, as the messages that carried it. Each payload names the upstream services its data came
- * through (`chains`). Resolves with the metrics whose share could not be planned, recorded or given
- * to a rule: their data must come again. `receivedAt` is when the batch came (performance.now()),
- * which the plan leases are judged by.
+ * share, as the messages that carried it (`messagesOf`, asked only for metrics rules read). Each
+ * payload names the upstream services its data came through (`chains`). Resolves with the metrics
+ * whose share could not be planned, recorded or given to a rule: their data must come again.
+ * `receivedAt` is when the batch came (performance.now()), which the plan leases are judged by.
  */
 export async function deliverBatch(
   env: Env,
   config: Config,
   rowsByMetric: Map<string, DatumRow[]>,
-  messagesByMetric: ReadonlyMap<string, FedMessage[]> = new Map(),
+  messagesOf: (metric: string) => readonly FedMessage[] = () => [],
   chains: RowChains = new Map(),
   receivedAt = performance.now(),
 ): Promise<string[]> {
@@ -281,11 +281,13 @@ export async function deliverBatch(
       config,
       config.DELIVERY_BUDGET_MS,
     ),
-    ...shares.map((share) =>
-      feedRules(env, share.metric, share.ruleReaders, messagesByMetric.get(share.metric) ?? []).catch(
-        failedWork([share.metric], `rules reading ${JSON.stringify(share.metric)} not fed`),
+    ...shares
+      .filter((share) => share.ruleReaders.length > 0)
+      .map((share) =>
+        feedRules(env, share.metric, share.ruleReaders, messagesOf(share.metric)).catch(
+          failedWork([share.metric], `rules reading ${JSON.stringify(share.metric)} not fed`),
+        ),
       ),
-    ),
   ]);
   const resultsByWork = Map.groupBy(results, (result) => workOf.get(result.delivery)!);
   const at = Date.now();

@@ -18,7 +18,9 @@ export interface LeasedIntake extends BatchIntake {
 
 /** What a batch's rows of a metric, consumed at `now`, bring its object. */
 export function intakeOfRows(rows: readonly DatumRow[], now: number): BatchIntake {
-  return { latest: rows.slice(-recentDataKept), counts: [[minuteOf(now), rows.length]] };
+  // The rows themselves when they are few enough: nothing changes a batch's rows once grouped.
+  const latest = rows.length > recentDataKept ? rows.slice(-recentDataKept) : (rows as DatumRow[]);
+  return { latest, counts: [[minuteOf(now), rows.length]] };
 }
 
 /**
