@@ -417,6 +417,22 @@ describe("seriesToData", () => {
     expect(refused).toEqual([{ origin: 8, message: `${JSON.stringify(metric)}: ${why}` }]);
   });
 
+  it("checks a name again against another limit, and answers the same for a name checked before", () => {
+    const name = "a".repeat(17);
+    const request = (maxMetricNameLength: number) =>
+      seriesToData([{ labels: [["host", "vm1"]], origin: 2, points: [point(name), point("m")] }], {
+        ...keyOptions(),
+        maxMetricNameLength,
+      });
+    const refusedAt16 = request(16);
+    expect(refusedAt16.data.map((datum) => datum.metric)).toEqual(["m"]);
+    expect(request(17).data.map((datum) => datum.metric)).toEqual([name, "m"]);
+    expect(request(16)).toEqual(refusedAt16);
+    expect(request(17).data.map(({ id }) => id)).toEqual(
+      [name, "m"].map((metric) => agentDatumId(seriesHashSeed("vm1"), metricHash(metric), 1_700_000_000_000)),
+    );
+  });
+
   it("accepts a name of exactly the limit, counted in code points", () => {
     const { data, refused } = seriesToData(
       [{ labels: [], origin: 1, points: [point("a".repeat(16)), point("😀".repeat(16))] }],

@@ -172,6 +172,36 @@ function seriesKey(series: LabelledPoints, options: SeriesKeyOptions, requestKey
   return key;
 }
 
+/** How many metric names the checks kept across requests remember. */
+const maxCheckedNames = 16_384;
+
+/**
+ * Per metric name, why it is not valid or its hash, for the name limit `checkedNamesLimit` (another
+ * limit starts them again): kept across requests, as an agent sends the same names at every scrape,
+ * and a fleet's request holds a thousand of them. Past `maxCheckedNames` it starts again empty.
+ */
+const checkedNames = new Map<string, string | HashLanes>();
+let checkedNamesLimit: number | undefined;
+
+/** Checks a metric name against the limit `maxLength`: why it is not valid, or its hash. */
+function metricCheck(maxLength: number): (name: string) => string | HashLanes {
+  if (checkedNamesLimit !== maxLength) {
+    checkedNames.clear();
+    checkedNamesLimit = maxLength;
+  }
+  const nameSchema = metricNameSchema(maxLength);
+  return (name) => {
+    let checked = checkedNames.get(name);
+    if (checked === undefined) {
+      const result = nameSchema.safeParse(name);
+      checked = result.success ? metricHash(name) : (result.error.issues[0]?.message ?? "not a valid metric name");
+      if (checkedNames.size >= maxCheckedNames) checkedNames.clear();
+      checkedNames.set(name, checked);
+    }
+    return checked;
+  };
+}
+
 /**
  * The data of the readers' series, each datum with its deterministic id; series and points that
  * cannot be data (a resourceId too long, a metric name not valid) are refused, the rest kept.
@@ -179,18 +209,7 @@ function seriesKey(series: LabelledPoints, options: SeriesKeyOptions, requestKey
 export function seriesToData(series: readonly LabelledPoints[], options: SeriesKeyOptions): SeriesData {
   const data: Datum[] = [];
   const refused: RefusedPart[] = [];
-  const nameSchema = metricNameSchema(options.maxMetricNameLength);
-  // Per metric name of the request: why it is not valid, or its hash; a request repeats few names.
-  const metrics = new Map<string, string | HashLanes>();
-  const checkedMetric = (name: string) => {
-    let checked = metrics.get(name);
-    if (checked === undefined) {
-      const result = nameSchema.safeParse(name);
-      checked = result.success ? metricHash(name) : (result.error.issues[0]?.message ?? "not a valid metric name");
-      metrics.set(name, checked);
-    }
-    return checked;
-  };
+  const checkedMetric = metricCheck(options.maxMetricNameLength);
   const requestKeys = new Map<string, SeriesKey>();
   for (const each of series) {
     const { resourceId, problem, seed, labels: shared } = seriesKey(each, options, requestKeys);
