@@ -96,6 +96,24 @@ describe.runIf(process.platform === "linux")("accounting of live processes", () 
     expect(group.describe()).toBe(`busy (pid ${busy.pid})`);
   });
 
+  it("counts the kernel's part apart when asked: system calls, not the process's own code", async () => {
+    // Writes to /dev/null until the kernel has spent 300 ms on it by the process's own count.
+    const writes =
+      'const fs = require("node:fs"); const fd = fs.openSync("/dev/null", "w"); const bytes = Buffer.alloc(4096);' +
+      "while (process.cpuUsage().system < 300_000) fs.writeSync(fd, bytes); " +
+      'process.stdout.write("written"); setTimeout(() => {}, 60_000);';
+    const writer = spawn(process.execPath, ["-e", writes], { stdio: ["ignore", "pipe", "ignore"] });
+    children.push(writer);
+    await once(writer, "spawn");
+    const group = new ProcessGroup("writer", [{ pid: writer.pid!, comm: "node", cmdline: "" }]);
+    const all = group.cpuSince();
+    const kernel = group.cpuSince(true);
+    await once(writer.stdout!, "data");
+    const [kernelSpent, spent] = [kernel(), all()];
+    expect(kernelSpent).toBeGreaterThanOrEqual(0.2);
+    expect(kernelSpent).toBeLessThanOrEqual(spent);
+  });
+
   it("reports NaN for a group without processes, and counts nothing for one that is gone", async () => {
     const none = new ProcessGroup("none", []);
     expect(none.cpuSince()()).toBeNaN();

@@ -113,12 +113,12 @@ export function findDescendants(root: number, matches: (process: NamedProcess) =
     .sort((a, b) => a.pid - b.pid);
 }
 
-/** CPU time so far of each living process of `pids`, in clock ticks. */
-function cpuTicks(pids: readonly number[]): Map<number, number> {
+/** CPU time so far of each living process of `pids`, in clock ticks: all of it, or only the kernel's. */
+function cpuTicks(pids: readonly number[], kernelOnly: boolean): Map<number, number> {
   const ticks = new Map<number, number>();
   for (const pid of pids) {
     const stat = readStat(pid);
-    if (stat !== undefined) ticks.set(pid, stat.utime + stat.stime);
+    if (stat !== undefined) ticks.set(pid, kernelOnly ? stat.stime : stat.utime + stat.stime);
   }
   return ticks;
 }
@@ -140,14 +140,14 @@ export class ProcessGroup {
 
   /**
    * Starts counting; the function returned gives the CPU seconds the group used since then (NaN
-   * for an empty group). A process that ended meanwhile counts for nothing: its last ticks are lost.
+   * for an empty group), or only those spent in the kernel (system time: system calls, disk writes). A process that ended meanwhile counts for nothing: its last ticks are lost.
    */
-  cpuSince(): () => number {
-    const before = cpuTicks(this.pids);
+  cpuSince(kernelOnly = false): () => number {
+    const before = cpuTicks(this.pids, kernelOnly);
     return () => {
       if (this.processes.length === 0) return Number.NaN;
       let ticks = 0;
-      for (const [pid, now] of cpuTicks(this.pids)) ticks += now - (before.get(pid) ?? 0);
+      for (const [pid, now] of cpuTicks(this.pids, kernelOnly)) ticks += now - (before.get(pid) ?? 0);
       return ticks / clockTicksPerSecond();
     };
   }

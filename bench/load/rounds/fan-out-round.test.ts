@@ -3,6 +3,7 @@ import {
   combinedRounds,
   cpuPerDelivery,
   type FanOutFigures,
+  kernelPerDelivery,
   lost,
   steadyRate,
   wholeCaseRate,
@@ -18,6 +19,7 @@ const round = (changes: Partial<FanOutFigures>): FanOutFigures => ({
   steadySeconds: 2,
   caseSeconds: 3,
   cpu: { worker: 1.2, relay: 0, bench: 0.3 },
+  workerKernel: 0.15,
   ...changes,
 });
 
@@ -30,5 +32,6 @@ describe("a fan-out case's rounds", () => {
     expect(steadyRate(both)).toBe(80_000);
     expect(wholeCaseRate(both)).toBeCloseTo(599_000 / 6, 6);
     expect(cpuPerDelivery(both)).toBeCloseTo(4, 10);
+    expect(kernelPerDelivery(both)).toBeCloseTo(0.5, 10);
   });
 });

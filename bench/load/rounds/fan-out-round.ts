@@ -28,6 +28,8 @@ export interface FanOutFigures {
   /** From each round's first post until its last datum arrived (or was given up on). */
   caseSeconds: number;
   cpu: Record<ProcessRole, number>;
+  /** The Worker's CPU seconds spent in the kernel, a part of `cpu.worker`. */
+  workerKernel: number;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function runFanOutRound(
   const tally = new DatumTally();
   fanOutCase.receiver.tally = tally;
   const meter = cpuMeter<ProcessRole>(processes);
+  const workerKernel = processes.worker.cpuSince(true);
   const started = performance.now();
   const load = await sendRequests(serviceUrl, fanOutCase.requests, {
     concurrency: roundClients,
@@ -65,6 +68,7 @@ export async function runFanOutRound(
     steadySeconds: steady.seconds,
     caseSeconds: (performance.now() - started) / 1000,
     cpu,
+    workerKernel: workerKernel(),
   };
 }
 
@@ -85,6 +89,7 @@ export function combinedRounds(rounds: readonly FanOutFigures[]): FanOutFigures 
       relay: sum((figures) => figures.cpu.relay),
       bench: sum((figures) => figures.cpu.bench),
     },
+    workerKernel: sum((figures) => figures.workerKernel),
   };
 }
 
@@ -96,3 +101,5 @@ export const steadyRate = (figures: FanOutFigures) => figures.steadyData / figur
 export const wholeCaseRate = (figures: FanOutFigures) => figures.delivered / figures.caseSeconds;
 /** Worker CPU µs per datum-delivery: one observer, so per datum accepted; taking the data in included. */
 export const cpuPerDelivery = (figures: FanOutFigures) => (figures.cpu.worker * 1e6) / figures.accepted;
+/** The part of cpuPerDelivery spent in the kernel. */
+export const kernelPerDelivery = (figures: FanOutFigures) => (figures.workerKernel * 1e6) / figures.accepted;

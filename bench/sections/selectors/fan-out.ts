@@ -10,6 +10,7 @@ import {
   cpuPerDelivery,
   type FanOutCase,
   type FanOutFigures,
+  kernelPerDelivery,
   lost,
   runFanOutRound,
   steadyRate,
@@ -185,6 +186,7 @@ export const selectorFanOutPart: BenchSection = async (bench) => {
       fixed(wholeCaseRate(figures)),
       fixed(figures.cpu.worker / figures.caseSeconds, 2),
       fixed(cpuPerDelivery(figures), 2),
+      fixed(kernelPerDelivery(figures), 2),
       fixed(figures.cpu.bench / figures.caseSeconds, 2),
     ];
     const unobservedRow = [
@@ -193,6 +195,7 @@ export const selectorFanOutPart: BenchSection = async (bench) => {
       fixed(unobserved.errors * remoteWriteSamples),
       ...Array.from({ length: 6 }, () => "–"),
       fixed(cpuPerDatum([unobserved]), 2),
+      "–",
       "–",
     ];
     return [
@@ -212,7 +215,8 @@ export const selectorFanOutPart: BenchSection = async (bench) => {
         "left out); over the whole case: from the first post to the last arrival. Lost: accepted data the " +
         `receiver had not got when nothing more came for ${quietSeconds} s. Worker CPU: utime + stime of ` +
         `${processes.worker.describe()} from the first post until the last datum arrived, ÷ data accepted (one ` +
-        "observer: per datum-delivery), taking the data in included, as in the four-observers case. A lease's " +
+        "observer: per datum-delivery), taking the data in included, as in the four-observers case; of it, the " +
+        "system time (the kernel's: sockets, disk writes of the Durable Objects' storage). A lease's " +
         "own costs come once per lease and metric, after the rounds: the hand-over of the data consumed under " +
         "it to the metric's object, through its summary shard (the CPU from a second before the leases ended " +
         "until the summary counted every datum, less what the bench's reads of the summary meanwhile cost, " +
@@ -236,6 +240,7 @@ export const selectorFanOutPart: BenchSection = async (bench) => {
           "data/s over the whole case",
           "Worker CPU, cores",
           "Worker CPU µs per datum-delivery",
+          "of which in the kernel",
           "bench CPU, cores",
         ],
         [row(perMetric, perMetricFigures), row(selector, selectorFigures), unobservedRow],
