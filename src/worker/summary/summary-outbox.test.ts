@@ -14,6 +14,17 @@ function keyIn(shard: number, prefix: string): string {
   for (let index = 0; ; index += 1) if (shardOfKey(`${prefix}${index}`) === shard) return `${prefix}${index}`;
 }
 
+/**
+ * An observer id that falls in `shard`: a UUID, as the service makes them. The shards are the
+ * service's own, which other files' GET /summary reads and checks against the OpenAPI document.
+ */
+function observerIdIn(shard: number): string {
+  for (;;) {
+    const id = crypto.randomUUID();
+    if (shardOfKey(id) === shard) return id;
+  }
+}
+
 async function shardHolding(id: string): Promise<number[]> {
   const holding: number[] = [];
   for (let shard = 0; shard < summaryShardCount; shard += 1) {
@@ -28,16 +39,17 @@ describe("the summary's outbox", () => {
     const metric = keyIn(1, "outbox_metric_");
     noteMetricFigures(figures(metric, t0 + 1, { dataAccepted: 3 }));
     noteMetricFigures(figures(metric, t0, { dataAccepted: 1 }));
-    noteObserverSnapshots([snapshot(`${metric}-observer`, t0, { metric })]);
+    const observer = crypto.randomUUID();
+    noteObserverSnapshots([snapshot(observer, t0, { metric })]);
     await flushSummary(env);
     const { metrics } = await summaryShardStub(env, 1).read();
     expect(metrics.find((figure) => figure.name === metric)).toEqual(figures(metric, t0 + 1, { dataAccepted: 3 }));
-    expect(await shardHolding(`${metric}-observer`)).toEqual([1]);
+    expect(await shardHolding(observer)).toEqual([1]);
   });
 
   it("sends a selector observer's report along to a shard the batch touches rather than to its own", async () => {
     const metric = keyIn(2, "outbox_along_");
-    const selector = keyIn(3, "outbox_selector_");
+    const selector = observerIdIn(3);
     noteMetricFigures(figures(metric, t0));
     noteObserverSnapshots([snapshot(selector, t0, { match: ["x"] })]);
     await flushSummary(env);
