@@ -5,6 +5,8 @@ import { ProcessGroup } from "../../runtime/process-accounting.ts";
 import type { BenchContext } from "../../sections/section.ts";
 import { calibrationReads, meterHandOver } from "./leased-hand-over.ts";
 
+const readSpinMs = 40;
+
 /**
  * A service whose summary counts `step` more data of `fleet_a` at each read after the metering's
  * calibration reads, up to `upTo`, beside another metric's.
@@ -13,6 +15,9 @@ async function summaryService(step: number, upTo: number) {
   let reads = 0;
   const server = createServer((_, response) => {
     reads += 1;
+    // Each read costs this process some CPU, as a read of a thousand metrics' summary costs the Worker.
+    const spinUntil = performance.now() + readSpinMs;
+    while (performance.now() < spinUntil);
     const metrics = [
       { id: "fleet_a", dataAccepted: Math.min(Math.max(0, reads - calibrationReads) * step, upTo) },
       { id: "other", dataAccepted: 1_000 },
@@ -47,8 +52,10 @@ describe("meterHandOver", () => {
     expect(service.reads()).toBe(calibrationReads + 2);
     expect(handOver.reads).toBe(2);
     expect(handOver.seconds).toBeGreaterThan(0.2);
+    // What a read costs was measured, and the metering's two reads were taken out of its CPU.
+    expect(handOver.readCpu.worker).toBeGreaterThanOrEqual((0.75 * readSpinMs) / 1000);
     expect(handOver.cpu.worker).toBeGreaterThanOrEqual(0);
-    expect(handOver.readCpu.worker).toBeGreaterThan(0);
+    expect(handOver.cpu.worker).toBeLessThan((1.5 * readSpinMs) / 1000);
   });
 
   it("gives up, saying so, when the metrics are never told everything", async () => {
