@@ -1,5 +1,5 @@
 import type { DatumRow } from "../vocabulary/datum";
-import { blocksOf, rowBlock, rowsOfBlocks } from "../vocabulary/row-block";
+import { blocksOf, firstOfLatest, rowBlock, rowsOfBlocks } from "../vocabulary/row-block";
 import { recentDataKept } from "./kept-entries";
 
 /** How many minutes of acceptance counts a metric keeps, for the data rate of the last minutes. */
@@ -92,10 +92,9 @@ export class RecentData {
    */
   recordBlocks(blocks: Uint8Array, counts: readonly MinuteCount[], now: number): void {
     const placed = blocksOf(blocks);
-    let first = placed.length;
-    let rows = 0;
-    while (first > 0 && rows < recentDataKept) rows += placed[--first]!.rows;
-    if (rows > 0) this.appendBlocks(blocks.subarray(placed[first]!.offset), rows);
+    const kept = placed.slice(firstOfLatest(placed, recentDataKept));
+    const rows = kept.reduce((total, block) => total + block.rows, 0);
+    if (rows > 0) this.appendBlocks(blocks.subarray(kept[0]!.offset), rows);
     this.countAccepted(counts, now);
   }
 

@@ -48,8 +48,9 @@ export function packLeasedIntakes(intakes: readonly LeasedIntake[]): PackedIntak
   const blocks = intakes.map(({ latest }) => rowBlock(latest));
   let offset = 0;
   const index = intakes.map(({ metric, latest, counts, leaseEndsAt }, place) => {
-    offset += blocks[place]!.length;
-    return [metric, offset - blocks[place]!.length, blocks[place]!.length, latest.length, counts, leaseEndsAt];
+    const { length } = blocks[place]!;
+    offset += length;
+    return [metric, offset - length, length, latest.length, counts, leaseEndsAt];
   });
   return { index: JSON.stringify(index), blocks: joinedBlocks(blocks) };
 }

@@ -2,7 +2,7 @@ import { recentDataKept } from "../metrics/kept-entries";
 import type { LeasedIntakeBlocks } from "../metrics/metric-object";
 import { type MinuteCount, summedCounts } from "../metrics/recent-data";
 import type { DatumRow } from "../vocabulary/datum";
-import { joinedBlocks, rowBlock } from "../vocabulary/row-block";
+import { firstOfLatest, joinedBlocks, rowBlock } from "../vocabulary/row-block";
 import type { PackedIntakes } from "./leased-intake";
 
 /** The pending intake's first table, of rows as JSON text: a schema step of the summary shard. */
@@ -153,10 +153,10 @@ export class PendingIntake {
         .exec<PendingRow>("SELECT seq, block, rows, counts FROM pending_block WHERE metric = ? ORDER BY seq", metric)
         .toArray();
       const counts = summedCounts(pending.flatMap((row) => JSON.parse(row.counts) as MinuteCount[]));
-      // The blocks from the last that holds some of the latest rows its object keeps.
-      let first = pending.length;
-      for (let rows = 0; first > 0 && rows < recentDataKept; ) rows += pending[--first]!.rows;
-      const blocks = pending.slice(first).flatMap(({ block, rows }) => (rows > 0 ? [new Uint8Array(block)] : []));
+      // The blocks that hold the latest rows its object keeps.
+      const blocks = pending
+        .slice(firstOfLatest(pending, recentDataKept))
+        .flatMap(({ block, rows }) => (rows > 0 ? [new Uint8Array(block)] : []));
       return { metric, intake: { blocks: joinedBlocks(blocks), counts }, throughSeq: pending.at(-1)!.seq };
     });
   }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DatumRow } from "./datum";
-import { blocksOf, joinedBlocks, rowBlock, rowsOfBlocks } from "./row-block";
+import { blocksOf, firstOfLatest, joinedBlocks, rowBlock, rowsOfBlocks } from "./row-block";
 import { rowValue } from "./row-value";
 
 const unlabelled = (row: DatumRow): DatumRow => [row[0], row[1], row[2], row[3]];
@@ -51,5 +51,13 @@ describe("row blocks", () => {
     const shortId = block.slice();
     new DataView(shortId.buffer).setUint32(16 + 16, 1, true);
     expect(() => rowsOfBlocks(shortId)).toThrow("longer than their lengths");
+  });
+
+  it("find the first of the blocks that hold the latest rows", () => {
+    const blocks = [600, 1_000, 100, 1].map((rows) => ({ rows }));
+    expect(firstOfLatest(blocks, 1_000)).toBe(1);
+    expect(firstOfLatest(blocks, 101)).toBe(2);
+    expect(firstOfLatest(blocks, 5_000)).toBe(0);
+    expect(firstOfLatest([], 1_000)).toBe(0);
   });
 });

@@ -89,6 +89,13 @@ export function blocksOf(joined: Uint8Array): PlacedBlock[] {
   return blocks;
 }
 
+/** Of blocks in their order, the first of those that hold the last `latest` rows (0 when they hold fewer). */
+export function firstOfLatest(blocks: readonly { rows: number }[], latest: number): number {
+  let first = blocks.length;
+  for (let rows = 0; first > 0 && rows < latest; ) rows += blocks[--first]!.rows;
+  return first;
+}
+
 /** The rows of each block of `joined` (see joinedBlocks), in their order; throws when the bytes are not blocks. */
 export function rowsOfBlocks(joined: Uint8Array): DatumRow[][] {
   return blocksOf(joined).map(({ offset, bytes }) => rowsOfBlock(joined.subarray(offset, offset + bytes)));
