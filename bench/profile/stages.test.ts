@@ -53,3 +53,20 @@ describe("the stages of the queue hop", () => {
     }
   });
 });
+
+describe("the stages of the metrics' kept data", () => {
+  it("counts row blocks, the leased intake and the objects' recent data as recent data", () => {
+    for (const module of [
+      "vocabulary/row-block",
+      "summary/leased-intake",
+      "summary/pending-intake",
+      "metrics/recent-data",
+    ]) {
+      expect(frame(`src/worker/${module}.ts`)).toEqual({ own: "recent data" });
+    }
+  });
+
+  it("counts texts written into bytes for whoever writes them", () => {
+    expect(frame("src/worker/common/text-bytes.ts", "bytesWithTexts")).toEqual({ uncalled: "other" });
+  });
+});

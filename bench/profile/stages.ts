@@ -20,6 +20,7 @@ export const stages = [
   "send",
   "Durable Object calls",
   "delivery code",
+  "recent data",
   "HTTP routing",
   "runtime and native code",
   "garbage collection",
@@ -47,6 +48,9 @@ export const stageContents: Record<Stage, string> = {
   "Durable Object calls":
     "metrics, selector observers and rules code (both sides of a Durable Object call), stubs and their storage",
   "delivery code": "the rest of delivery: fan-out, attempt reports, retry schedule",
+  "recent data":
+    "the metrics' kept data (`GET /metrics/:id/data`): their row blocks, the leased intake a batch hands its " +
+    "summary shards, which keep it until the metrics' objects take it, and the objects' storing of it",
   "HTTP routing": "Hono, the app and its middleware: authentication, limits, the JSON body middleware, routes",
   "runtime and native code": "V8's (program), and built-ins no Worker code called",
   "garbage collection": "V8's (garbage collector)",
@@ -101,6 +105,10 @@ const modules: readonly { path: RegExp; functionName?: RegExp; attribution: Attr
     path: /^src\/worker\/delivery\/selector-matching|^src\/worker\/selectors\//,
     attribution: own("selector matching"),
   },
+  {
+    path: /^src\/worker\/vocabulary\/row-block|^src\/worker\/summary\/(leased|pending)-intake|^src\/worker\/metrics\/recent-data/,
+    attribution: own("recent data"),
+  },
   { path: /^src\/worker\/delivery\/formats\//, attribution: own("serialize") },
   { path: /^src\/worker\/delivery\/transports\//, attribution: own("send") },
   { path: /^src\/worker\/delivery\//, attribution: own("delivery code") },
@@ -115,8 +123,8 @@ const modules: readonly { path: RegExp; functionName?: RegExp; attribution: Attr
   // The usage counts wrap `fetch`, and Durable Object stubs, whose RPC calls run inside the wrapper.
   { path: /^src\/worker\/common\/usage/, functionName: /fetch/i, attribution: uncalled("send") },
   { path: /^src\/worker\/common\/usage/, attribution: own("Durable Object calls") },
-  // Helpers of every stage (grouping, batching) work for whoever calls them.
-  { path: /^src\/shared\/|^node_modules\//, attribution: uncalled("other") },
+  // Helpers of every stage (grouping, batching, texts in bytes) work for whoever calls them.
+  { path: /^src\/shared\/|^src\/worker\/common\/text-bytes|^node_modules\//, attribution: uncalled("other") },
 ];
 
 /** The stage a frame of a profile of the Worker's isolate counts for; see Attribution. */

@@ -20,8 +20,8 @@ export const hopParts: readonly { part: string; stages: readonly string[] }[] = 
   },
   { part: "Durable Object calls", stages: ["Durable Object calls"] },
   {
-    part: "the rest of the Worker's code (validate, send, delivery code, HTTP routing, other)",
-    stages: ["validate", "send", "delivery code", "HTTP routing", "other"],
+    part: "the rest of the Worker's code (validate, send, delivery code, recent data, HTTP routing, other)",
+    stages: ["validate", "send", "delivery code", "recent data", "HTTP routing", "other"],
   },
   {
     part: "V8 itself (runtime and native code, garbage collection)",

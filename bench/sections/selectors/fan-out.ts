@@ -20,6 +20,7 @@ import { calibrationReads, meterHandOver } from "../../load/rounds/leased-hand-o
 import { registerSelectorObserver, removeSelectorObserver } from "../../load/selector-observer-client.ts";
 import { fixed, markdownTable } from "../../report/markdown.ts";
 import type { BenchContext, BenchSection } from "../section.ts";
+import { fanOutProfileLines, profileFanOutCases } from "./fan-out-profile.ts";
 
 /*
  * One selector observer following 1,000 metrics beside one per-metric observer of one metric: the
@@ -149,6 +150,11 @@ export const selectorFanOutPart: BenchSection = async (bench) => {
       selector,
       unobservedWarmUp.accepted + unobserved.accepted,
     );
+    const profiles = await profileFanOutCases(
+      bench,
+      { perMetric, oneMetric, selector, match: fanOutMatch },
+      { warmUpRequests, warmUpTurns, requests: requestsPerRound },
+    );
     const unreadable = perMetricFigures.unreadable + selectorFigures.unreadable;
     if (unreadable > 0) throw new Error(`the receivers got ${unreadable} unreadable payloads or data`);
     // A lease's costs are paid once per lease, by the data that flow meanwhile: at the rounds' rate, a lease's worth.
@@ -259,6 +265,8 @@ export const selectorFanOutPart: BenchSection = async (bench) => {
         `observer ${signed(selectorCpu - cpuPerDatum([unobserved]))} µs), sustained data/s ` +
         `**${fixed(rateShare, 2)}** × (target ≥ ${targetRateShare}), ${fixed(lostData)} lost (target 0; with the ` +
         `rate: ${rateMet ? "met" : "not met"}).`,
+      "",
+      ...fanOutProfileLines(profiles, { perMetric: perMetric.name, selector: selector.name }),
     ];
   } finally {
     await Promise.all(receivers.map((receiver) => receiver.close()));
