@@ -4,6 +4,11 @@ export function fixed(value: number, digits = 0): string {
   return value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
+/** A difference with its sign, "+" included (see fixed). */
+export function signed(value: number, digits: number): string {
+  return `${value >= 0 ? "+" : ""}${fixed(value, digits)}`;
+}
+
 /** A markdown table whose first `textColumns` columns are left-aligned and the rest (figures) right-aligned. */
 export function markdownTable(
   header: readonly string[],

@@ -1,3 +1,4 @@
+import { busyMicros, outsideIsolateMicros } from "../../profile/round-profile.ts";
 import { stages } from "../../profile/stages.ts";
 import { fixed, markdownTable } from "../../report/markdown.ts";
 import type { HopProfile } from "./hop-profile.ts";
@@ -35,19 +36,13 @@ export const hopParts: readonly { part: string; stages: readonly string[] }[] = 
  */
 const outsideIsolate = "workerd outside the isolate (sockets, HTTP, Miniflare's queue broker, storage)";
 
-/** The isolate's busy time per sample, µs. */
-const busyMicros = (profile: HopProfile) => [...profile.stageMicros.values()].reduce((sum, micros) => sum + micros, 0);
-
-/** workerd's CPU per sample outside the Worker's isolate (none if the profile exceeds it). */
-const outsideMicros = (profile: HopProfile) => Math.max(0, profile.workerdMicros - busyMicros(profile));
-
 /** Each part's µs per sample, largest first, workerd's time outside the isolate among them. */
 export function hopPartMicros(profile: HopProfile): { part: string; micros: number }[] {
   const parts = hopParts.map(({ part, stages: partStages }) => ({
     part,
     micros: partStages.reduce((sum, stage) => sum + (profile.stageMicros.get(stage) ?? 0), 0),
   }));
-  parts.push({ part: outsideIsolate, micros: outsideMicros(profile) });
+  parts.push({ part: outsideIsolate, micros: outsideIsolateMicros(profile) });
   return parts.sort((a, b) => b.micros - a.micros);
 }
 
@@ -91,7 +86,7 @@ export function hopProfileLines(profile: HopProfile, vmagentMicros: number): str
           return [stage, fixed(micros, 3), times(micros, vmagentMicros)];
         }),
         ["**the isolate, busy**", fixed(busy, 3), times(busy, vmagentMicros)],
-        [outsideIsolate, fixed(outsideMicros(profile), 3), times(outsideMicros(profile), vmagentMicros)],
+        [outsideIsolate, fixed(outsideIsolateMicros(profile), 3), times(outsideIsolateMicros(profile), vmagentMicros)],
         ["**workerd's CPU**", fixed(profile.workerdMicros, 3), times(profile.workerdMicros, vmagentMicros)],
         ["vmagent's CPU (the measured rounds)", fixed(vmagentMicros, 3), times(vmagentMicros, vmagentMicros)],
       ],

@@ -3,8 +3,9 @@ import type { IntakeRequests } from "../../load/requests/intake-requests.ts";
 import { lostSamples, microsPerSample, runDeliveredRound } from "../../load/rounds/delivered-round.ts";
 import { registerSelectorObserver } from "../../load/selector-observer-client.ts";
 import { withProfiledWorker } from "../../profile/profiled-worker.ts";
+import { type StageFigures, stageMicrosPer } from "../../profile/round-profile.ts";
 import { attributeFrame, idle } from "../../profile/stages.ts";
-import { type FunctionTime, selfTimeByFunction, selfTimeByStage } from "../../profile/summary.ts";
+import { type FunctionTime, selfTimeByFunction } from "../../profile/summary.ts";
 import { afterConsumer, countsBetween } from "../../runtime/usage.ts";
 
 /** The platform operations a profiled round counts. */
@@ -15,13 +16,9 @@ type Operation = (typeof operations)[number];
 const topFunctions = 12;
 
 /** One profiled round of the hop, per sample accepted. */
-export interface HopProfile {
+export interface HopProfile extends StageFigures {
   samples: number;
   lost: number;
-  /** The isolate's busy time per sample, µs, by stage (idle left out). */
-  stageMicros: Map<string, number>;
-  /** workerd's CPU time per sample over the same round, µs: the isolate's and the runtime's own. */
-  workerdMicros: number;
   /** The platform operations the Worker counted over the round. */
   operations: Record<Operation, number>;
   functions: FunctionTime[];
@@ -46,12 +43,10 @@ export async function profileHop(
       runDeliveredRound({ baseUrl: serviceUrl, requests: bodies.round, receiver, groups: { workerd: runtime } }),
     );
     const after = await afterConsumer(serviceUrl);
-    const perSample = (ms: number) => (ms * 1_000) / round.accepted;
-    const stageTimes = selfTimeByStage(profile, attributeFrame).filter(({ stage }) => stage !== idle);
     return {
       samples: round.accepted,
       lost: lostSamples(round),
-      stageMicros: new Map(stageTimes.map(({ stage, ms }) => [stage, perSample(ms)])),
+      stageMicros: stageMicrosPer(profile, round.accepted),
       workerdMicros: microsPerSample(round, "workerd"),
       operations: countsBetween(before, after, operations),
       functions: selfTimeByFunction(profile, attributeFrame, topFunctions, new Set([idle])),

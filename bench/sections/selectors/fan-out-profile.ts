@@ -1,9 +1,9 @@
-import { type FanOutCase, runFanOutRound } from "../../load/rounds/fan-out-round.ts";
+import { cpuPerDelivery, type FanOutCase, lost, runFanOutRound } from "../../load/rounds/fan-out-round.ts";
 import { registerSelectorObserver } from "../../load/selector-observer-client.ts";
 import { withProfiledWorker } from "../../profile/profiled-worker.ts";
-import { attributeFrame, idle, stages } from "../../profile/stages.ts";
-import { selfTimeByStage } from "../../profile/summary.ts";
-import { fixed, markdownTable } from "../../report/markdown.ts";
+import { busyMicros, outsideIsolateMicros, type StageFigures, stageMicrosPer } from "../../profile/round-profile.ts";
+import { stages } from "../../profile/stages.ts";
+import { fixed, markdownTable, signed } from "../../report/markdown.ts";
 import type { BenchContext } from "../section.ts";
 
 /*
@@ -12,13 +12,9 @@ import type { BenchContext } from "../section.ts";
  */
 
 /** One case's profiled round, per datum-delivery. */
-interface CaseProfile {
+interface CaseProfile extends StageFigures {
   accepted: number;
   lost: number;
-  /** The isolate's busy time per datum-delivery, µs, by stage (idle left out). */
-  stageMicros: Map<string, number>;
-  /** workerd's CPU time per datum-delivery over the same round, µs. */
-  workerdMicros: number;
 }
 
 /** What the warm-up and the profiled round post, in requests. */
@@ -27,8 +23,6 @@ export interface ProfiledRounds {
   warmUpTurns: number;
   requests: number;
 }
-
-const busyMicros = (profile: CaseProfile) => [...profile.stageMicros.values()].reduce((sum, micros) => sum + micros, 0);
 
 /**
  * Both cases on a profiled Worker: the per-metric case's observer of `oneMetric`, the selector
@@ -53,13 +47,11 @@ export async function profileFanOutCases(
     const profileOf = async (fanOutCase: FanOutCase): Promise<CaseProfile> => {
       bench.progress(`selectors: profiled round, ${fanOutCase.name}`);
       const { result, profile } = await profiler.profile(() => runFanOutRound(context, fanOutCase, rounds.requests));
-      const perDatum = (ms: number) => (ms * 1_000) / result.accepted;
-      const stageTimes = selfTimeByStage(profile, attributeFrame).filter(({ stage }) => stage !== idle);
       return {
         accepted: result.accepted,
-        lost: Math.max(0, result.accepted - result.delivered),
-        stageMicros: new Map(stageTimes.map(({ stage, ms }) => [stage, perDatum(ms)])),
-        workerdMicros: (result.cpu.worker * 1e6) / result.accepted,
+        lost: lost(result),
+        stageMicros: stageMicrosPer(profile, result.accepted),
+        workerdMicros: cpuPerDelivery(result),
       };
     };
     const perMetric = await profileOf(cases.perMetric);
@@ -67,8 +59,6 @@ export async function profileFanOutCases(
     return { perMetric, selector };
   });
 }
-
-const signed = (micros: number) => `${micros >= 0 ? "+" : ""}${fixed(micros, 3)}`;
 
 /** The profiled rounds' table: each stage's µs per datum-delivery in both cases and the difference, largest difference first. */
 export function fanOutProfileLines(
@@ -85,10 +75,9 @@ export function fanOutProfileLines(
       stage,
       fixed(micros(perMetric, stage), 3),
       fixed(micros(selector, stage), 3),
-      signed(over),
+      signed(over, 3),
     ]);
   const total = (profile: CaseProfile) => fixed(busyMicros(profile), 3);
-  const outside = (profile: CaseProfile) => Math.max(0, profile.workerdMicros - busyMicros(profile));
   return [
     "Where the selector case's CPU beyond the per-metric case's goes: one more round of each case " +
       `(${fixed(perMetric.accepted)} and ${fixed(selector.accepted)} data, lost ${fixed(perMetric.lost)} and ` +
@@ -102,18 +91,23 @@ export function fanOutProfileLines(
       ["stage", names.perMetric, names.selector, "difference"],
       [
         ...rows,
-        ["the isolate busy", total(perMetric), total(selector), signed(busyMicros(selector) - busyMicros(perMetric))],
+        [
+          "the isolate busy",
+          total(perMetric),
+          total(selector),
+          signed(busyMicros(selector) - busyMicros(perMetric), 3),
+        ],
         [
           "workerd outside the isolate",
-          fixed(outside(perMetric), 3),
-          fixed(outside(selector), 3),
-          signed(outside(selector) - outside(perMetric)),
+          fixed(outsideIsolateMicros(perMetric), 3),
+          fixed(outsideIsolateMicros(selector), 3),
+          signed(outsideIsolateMicros(selector) - outsideIsolateMicros(perMetric), 3),
         ],
         [
           "workerd's CPU",
           fixed(perMetric.workerdMicros, 3),
           fixed(selector.workerdMicros, 3),
-          signed(selector.workerdMicros - perMetric.workerdMicros),
+          signed(selector.workerdMicros - perMetric.workerdMicros, 3),
         ],
       ],
     ),

@@ -18,7 +18,7 @@ import {
 } from "../../load/rounds/fan-out-round.ts";
 import { calibrationReads, meterHandOver } from "../../load/rounds/leased-hand-over.ts";
 import { registerSelectorObserver, removeSelectorObserver } from "../../load/selector-observer-client.ts";
-import { fixed, markdownTable } from "../../report/markdown.ts";
+import { fixed, markdownTable, signed } from "../../report/markdown.ts";
 import type { BenchContext, BenchSection } from "../section.ts";
 import { fanOutProfileLines, profileFanOutCases } from "./fan-out-profile.ts";
 
@@ -48,8 +48,6 @@ const targetCpuOverMicros = 0.2;
 const targetRateShare = 0.8;
 /** How long the Worker's metrics lease their plans: its default, as the bench runs it. */
 const leaseMs = readConfig({}).PLAN_LEASE_MS;
-
-const signed = (micros: number) => `${micros >= 0 ? "+" : ""}${fixed(micros, 2)}`;
 
 /**
  * Both cases, registered, warmed up and measured in turns; then, for the selector case, what its
@@ -171,7 +169,7 @@ export const selectorFanOutPart: BenchSection = async (bench) => {
     targets.record("selector-fan-out-cpu", {
       measured:
         `${fixed(selectorCpu, 2)} µs vs ${fixed(cpuPerDelivery(perMetricFigures), 2)} µs: ` +
-        `${signed(cpuOver)} µs (intake and the plan leases' own costs included; the same 1,000 metrics with no observer ` +
+        `${signed(cpuOver, 2)} µs (intake and the plan leases' own costs included; the same 1,000 metrics with no observer ` +
         `${fixed(cpuPerDatum([unobserved]), 2)} µs per datum)`,
       met: cpuMet,
     });
@@ -260,9 +258,9 @@ export const selectorFanOutPart: BenchSection = async (bench) => {
         `${fixed(leaseMicros, 2)} µs per datum. With it, the selector case costs ${fixed(selectorCpu, 2)} µs per ` +
         "datum-delivery.",
       "",
-      `Selector observer over per-metric observer: Worker CPU per datum-delivery **${signed(cpuOver)} µs** ` +
+      `Selector observer over per-metric observer: Worker CPU per datum-delivery **${signed(cpuOver, 2)} µs** ` +
         `(target ≤ +${targetCpuOverMicros} µs: ${cpuMet ? "met" : "not met"}; over the same metrics with no ` +
-        `observer ${signed(selectorCpu - cpuPerDatum([unobserved]))} µs), sustained data/s ` +
+        `observer ${signed(selectorCpu - cpuPerDatum([unobserved]), 2)} µs), sustained data/s ` +
         `**${fixed(rateShare, 2)}** × (target ≥ ${targetRateShare}), ${fixed(lostData)} lost (target 0; with the ` +
         `rate: ${rateMet ? "met" : "not met"}).`,
       "",

@@ -4,7 +4,7 @@ import { remoteWriteRequests } from "../../load/requests/agent-requests.ts";
 import type { IntakeRequests } from "../../load/requests/intake-requests.ts";
 import { type ConsumedRound, cpuPerDatum, runConsumedRound } from "../../load/rounds/consumed-round.ts";
 import { registerSelectorObservers } from "../../load/selector-observer-client.ts";
-import { fixed, markdownTable } from "../../report/markdown.ts";
+import { fixed, markdownTable, signed } from "../../report/markdown.ts";
 import type { BenchContext, BenchSection } from "../section.ts";
 
 /*
@@ -121,17 +121,16 @@ export const selectorHotPathPart: BenchSection = async (bench) => {
   const none = cpuPerDatum(noneRounds);
   const over = (selectors: IdleSelectors) => cpuPerDatum(roundsWith(selectors)) - none;
   const noneSpread = noneRounds.map((round) => cpuPerDatum([round]));
-  const signed = (micros: number) => `${micros >= 0 ? "+" : ""}${fixed(micros, 2)}`;
   const met = over(otherMetrics) <= targetOverMicros;
   targets.record("selector-hot-path-cpu", {
     measured:
-      `${signed(over(otherMetrics))} µs (${fixed(cpuPerDatum(roundsWith(otherMetrics)), 2)} vs ${fixed(none, 2)} µs; ` +
+      `${signed(over(otherMetrics), 2)} µs (${fixed(cpuPerDatum(roundsWith(otherMetrics)), 2)} vs ${fixed(none, 2)} µs; ` +
       `rounds without any from ${fixed(Math.min(...noneSpread), 2)} to ${fixed(Math.max(...noneSpread), 2)} µs)`,
     met,
   });
   targets.annotate(
     "selector-hot-path-cpu",
-    `selectors of the data's metrics and another label (not judged): ${signed(over(otherLabels))} µs`,
+    `selectors of the data's metrics and another label (not judged): ${signed(over(otherLabels), 2)} µs`,
   );
   const roundRows = rounds.map((round, index) => [
     String(index + 1),
@@ -157,10 +156,10 @@ export const selectorHotPathPart: BenchSection = async (bench) => {
       2,
     ),
     "",
-    `${observers} selector observers of other metrics: **${signed(over(otherMetrics))} µs** per datum over none ` +
+    `${observers} selector observers of other metrics: **${signed(over(otherMetrics), 2)} µs** per datum over none ` +
       `(${fixed(cpuPerDatum(roundsWith(otherMetrics)), 3)} vs ${fixed(none, 3)} µs, the rounds of each kind together; ` +
       `target ≤ ${targetOverMicros} µs: ${met ? "met" : "not met"}); the rounds without any ranged from ` +
       `${fixed(Math.min(...noneSpread), 3)} to ${fixed(Math.max(...noneSpread), 3)} µs. Of the data's metrics and ` +
-      `another label: ${signed(over(otherLabels))} µs per datum over none.`,
+      `another label: ${signed(over(otherLabels), 2)} µs per datum over none.`,
   ];
 };
